@@ -1,0 +1,109 @@
+# vbed: build, test, install.
+#
+#   make              build ./vbed
+#   make deps         install every Debian package vbed needs (root)
+#   make test         build and run all tests (unit, cli, lifecycle, image, e2e, report)
+#   make check        the fast tests only (unit, cli, lifecycle)
+#   make check-asan   the fast tests under AddressSanitizer + UBSan
+#   make demo         a fresh machine's whole path: deps, build, image, quickstart, report
+#   make bench        boot-to-ready and CPU figures (prints, asserts nothing)
+#   make install PREFIX=/usr/local DESTDIR=
+#   VBED_UPDATE_GOLDEN=1 make check   rewrite the golden files under tests/data
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share/vbed
+
+PKGS := libvirt libvirt-qemu inih json-c libxml-2.0 libguestfs libmariadb libarchive gsl libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+SANITIZE ?=
+ALL_CFLAGS = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+	-DVBED_DATADIR='"$(DATADIR)"' -DVBED_VERSION='"$(VERSION)"' \
+	$(PKG_CFLAGS) $(CFLAGS) $(SANITIZE)
+ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE) -pthread
+LIBS = $(PKG_LIBS) -lm
+
+BUILD ?= build/default
+SRCS := $(wildcard orchestrator/*.c)
+LIB_SRCS := $(filter-out orchestrator/main.c,$(SRCS))
+LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test check check-asan demo bench install uninstall clean readme-keys
+.DELETE_ON_ERROR:
+
+all: vbed
+
+vbed: $(BUILD)/vbed
+	cp $< $@
+
+$(BUILD)/vbed: $(BUILD)/obj/main.o $(BUILD)/libvbed.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libvbed.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/obj/%.o: orchestrator/%.c $(wildcard orchestrator/*.h) | $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libvbed.a | $(BUILD)/tests
+	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(BUILD)/libvbed.a $(LIBS) -lcmocka
+
+$(BUILD)/obj $(BUILD)/tests:
+	mkdir -p $@
+
+test-bins: $(BUILD)/vbed $(TEST_BINS)
+
+deps:
+	bash scripts/install-deps.sh
+
+# all suites; .ci/run runs this with VBED_TEST_NO_SKIP=1
+test: vbed test-bins
+	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
+		bash tests/run-tests.sh unit cli
+
+check: vbed test-bins
+	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
+		bash tests/run-tests.sh unit cli
+
+check-asan:
+	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all" test-bins
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		VBED=$(CURDIR)/build/asan/vbed VBED_TEST_BIN_DIR=$(CURDIR)/build/asan/tests \
+		bash tests/run-tests.sh unit cli
+
+demo:
+	bash scripts/demo.sh
+
+bench: vbed
+	bash tests/bench/bench.sh
+
+install: vbed
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/guest-images
+	install -m 0755 vbed $(DESTDIR)$(BINDIR)/vbed
+	install -m 0644 scenarios/*.ini $(DESTDIR)$(DATADIR)/scenarios/
+	cp -R guest-images/. $(DESTDIR)$(DATADIR)/guest-images/
+	install -d $(DESTDIR)$(DATADIR)/scripts
+	install -m 0755 scripts/*.sh $(DESTDIR)$(DATADIR)/scripts/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/vbed
+	rm -rf $(DESTDIR)$(DATADIR)
+
+# the key reference in README.md comes from the key table
+readme-keys: vbed
+	./vbed help keys --markdown > build/keys.md
+	awk 'BEGIN{skip=0} /<!-- keys:begin -->/{print; while ((getline l < "build/keys.md") > 0) print l; skip=1; next} /<!-- keys:end -->/{skip=0} !skip' README.md > build/README.md
+	mv build/README.md README.md
+
+clean:
+	rm -rf build vbed

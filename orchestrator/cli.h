@@ -1,0 +1,46 @@
+/* cli.h: the command table. Each command lives in its own cmd_*.c file,
+ * parses its own options and returns an exit code (exitcode.h). */
+#ifndef VBED_CLI_H
+#define VBED_CLI_H
+
+#include <stdio.h>
+
+struct cli_ctx {
+    const char *uri; /* -c/--connect, else $LIBVIRT_DEFAULT_URI, else NULL */
+};
+
+struct cmd_entry {
+    const char *name;
+    const char *args;    /* "[options] SCENARIO" */
+    const char *summary; /* one line */
+    int (*exec)(struct cli_ctx *ctx, int argc, char **argv); /* argv[0] is the name */
+    void (*usage)(FILE *out);
+};
+
+extern const struct cmd_entry cmd_table[];
+const struct cmd_entry *cmd_find(const char *name);
+
+int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_run_usage(FILE *out);
+int cmd_image(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_image_usage(FILE *out);
+int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_report_usage(FILE *out);
+int cmd_compare(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_compare_usage(FILE *out);
+int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_doctor_usage(FILE *out);
+int cmd_clean(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_clean_usage(FILE *out);
+int cmd_help(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_help_usage(FILE *out);
+
+/* `vbed --help` */
+void cli_print_usage(FILE *out);
+/* The exit code table, for help and README. */
+void cli_print_exit_codes(FILE *out);
+
+/* True if argv holds -h or --help before any "--". */
+int cli_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,186 @@
+/* cmd_doctor.c: `vbed doctor`: what this host offers, one line per check,
+ * each ok / warn / fail with the fix. Exit 0 unless a check fails. */
+#include "cli.h"
+#include "exitcode.h"
+#include "hypervisor.h"
+#include "log.h"
+#include "paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+enum verdict { V_OK, V_WARN, V_FAIL };
+
+struct doctor {
+    int fails;
+    int warns;
+};
+
+static void report(struct doctor *d, enum verdict v, const char *what, const char *fix,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void report(struct doctor *d, enum verdict v, const char *what, const char *fix,
+                   const char *fmt, ...)
+{
+    static const char *const tags[] = {"ok  ", "warn", "FAIL"};
+    char detail[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    printf("%s  %-12s %s\n", tags[v], what, detail);
+    if (v != V_OK && fix)
+        printf("      %-12s fix: %s\n", "", fix);
+    d->fails += v == V_FAIL;
+    d->warns += v == V_WARN;
+}
+
+void cmd_doctor_usage(FILE *out)
+{
+    fprintf(out, "usage: vbed [-c URI] doctor\n\n"
+                 "Checks what this host offers vbed: the libvirt connection and which\n"
+                 "virtualization it offers (kvm or only TCG), QEMU and libvirt versions,\n"
+                 "the programs vbed runs, free disk where images live, cgroups and\n"
+                 "page-cache control. Each line is ok, warn or FAIL with a fix.\n"
+                 "Exit code 1 if any check fails.\n");
+}
+
+static int in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof(dirs), "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
+    char *save = NULL;
+    for (char *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        char full[PATH_MAX];
+        if (path_join(full, sizeof(full), dir, prog) == 0 && access(full, X_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void check_libvirt(struct doctor *d, const char *uri)
+{
+    struct hv *hv = hv_try_open(uri);
+    if (!hv) {
+        report(d, V_FAIL, "libvirt",
+               "start the daemons with scripts/start-daemons.sh (no systemd here), or use "
+               "-c qemu:///session",
+               "cannot connect to %s: %s", uri ? uri : "libvirt's default URI", hv_last_error());
+        return;
+    }
+    const struct hv_info *in = hv_get_info(hv);
+    char lv[32], qv[32];
+    hv_format_version(in->lib_version, lv, sizeof(lv));
+    hv_format_version(in->hv_version, qv, sizeof(qv));
+    report(d, V_OK, "libvirt", NULL, "connected to %s on %s (libvirt %s, hypervisor %s)%s", in->uri,
+           in->hostname, lv, qv, in->remote ? ", remote host" : "");
+
+    int dev_kvm = access("/dev/kvm", R_OK | W_OK) == 0;
+    if (in->kvm_offered)
+        report(d, V_OK, "kvm", NULL,
+               "offered by libvirt%s; vbed run boots a probe guest first and falls back to TCG if "
+               "it hangs",
+               in->remote ? "" : (dev_kvm ? " (/dev/kvm present)" : ""));
+    else if (in->qemu_offered)
+        report(d, V_WARN, "kvm",
+               "use a host with hardware virtualization (load kvm_intel/kvm_amd) for figures "
+               "comparable with production",
+               "not offered: guests run under QEMU TCG (software emulation, ~30x slower)");
+    else
+        report(d, V_FAIL, "kvm", "install qemu-system-x86 and libvirt-daemon-driver-qemu (make deps)",
+               "this connection offers neither kvm nor qemu domains for x86_64");
+    hv_close(hv);
+}
+
+static void check_programs(struct doctor *d)
+{
+    static const struct {
+        const char *prog, *package, *why;
+    } progs[] = {
+        {"qemu-system-x86_64", "qemu-system-x86", "runs the guests"},
+        {"qemu-img", "qemu-utils", "makes disk images"},
+        {"debootstrap", "debootstrap", "builds the guest image"},
+        {"mkfs.ext4", "e2fsprogs", "makes the root filesystem image"},
+        {"mariadbd", "mariadb-server", "the host arm's private server"},
+        {"mariadb-install-db", "mariadb-server", "initialises the host arm's datadir"},
+        {"sysbench", "sysbench", "the OLTP workload on the host arm"},
+        {"gnuplot", "gnuplot-nox", "draws the report's plots"},
+        {"virsh", "libvirt-clients", "virt-xml-validate and manual inspection"},
+    };
+    for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+        char fix[128];
+        snprintf(fix, sizeof(fix), "make deps (or: apt-get install %s)", progs[i].package);
+        if (in_path(progs[i].prog))
+            report(d, V_OK, "program", NULL, "%s (%s)", progs[i].prog, progs[i].why);
+        else
+            report(d, V_FAIL, "program", fix, "%s not found (%s)", progs[i].prog, progs[i].why);
+    }
+}
+
+static void check_space(struct doctor *d, const char *what, const char *dir)
+{
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof(probe), "%s", dir);
+    struct statvfs st;
+    /* walk up to the nearest existing directory */
+    while (statvfs(probe, &st) < 0) {
+        char *slash = strrchr(probe, '/');
+        if (!slash || slash == probe) {
+            snprintf(probe, sizeof(probe), "/");
+            if (statvfs(probe, &st) < 0)
+                return;
+            break;
+        }
+        *slash = '\0';
+    }
+    double gib = (double)st.f_bavail * (double)st.f_frsize / (1024.0 * 1024 * 1024);
+    const char *fix = "free space or point it elsewhere (--cache-dir, pool_dir)";
+    if (gib < 3)
+        report(d, V_FAIL, what, fix, "%.1f GiB free at %s (an image needs ~2 GiB, runs more)", gib, dir);
+    else if (gib < 10)
+        report(d, V_WARN, what, fix, "%.1f GiB free at %s", gib, dir);
+    else
+        report(d, V_OK, what, NULL, "%.1f GiB free at %s", gib, dir);
+}
+
+static void check_host_control(struct doctor *d)
+{
+    if (access("/proc/sys/vm/drop_caches", W_OK) == 0)
+        report(d, V_OK, "page cache", NULL, "can drop the host's caches (/proc/sys/vm/drop_caches)");
+    else
+        report(d, V_WARN, "page cache", "run vbed as root, or set drop_caches = no",
+               "cannot write /proc/sys/vm/drop_caches: %s", strerror(errno));
+
+    if (access("/sys/fs/cgroup/cgroup.controllers", R_OK) == 0)
+        report(d, V_OK, "cgroups", NULL, "cgroup v2: the host arm can be limited to one guest's size");
+    else if (access("/sys/fs/cgroup/memory", R_OK) == 0 && access("/sys/fs/cgroup/cpuset", R_OK) == 0)
+        report(d, V_OK, "cgroups", NULL, "cgroup v1 (memory, cpuset): the host arm can be limited");
+    else
+        report(d, V_WARN, "cgroups", "mount cgroups (cgroupfs-mount), or set host_match = none",
+               "no cgroup memory/cpuset controller: the host arm cannot be matched to a guest");
+}
+
+int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        log_error("doctor takes no arguments (try 'vbed doctor --help').");
+        return EXIT_USAGE;
+    }
+    struct doctor d = {0};
+    check_libvirt(&d, ctx->uri);
+    check_programs(&d);
+    check_space(&d, "image cache", paths_cache_dir());
+    check_space(&d, "pool", "/var/lib/vbed/pool");
+    check_host_control(&d);
+    printf("\n%d failed, %d warning%s\n", d.fails, d.warns, d.warns == 1 ? "" : "s");
+    return d.fails ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,197 @@
+/* cmd_run.c: `vbed run [options] SCENARIO`: load and check the scenario,
+ * then either print the plan (--dry-run, touching no guest) or execute it. */
+#include "cli.h"
+#include "domain.h"
+#include "exitcode.h"
+#include "hypervisor.h"
+#include "layout.h"
+#include "log.h"
+#include "paths.h"
+#include "plan.h"
+#include "scenario.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run_opts {
+    int dry_run;
+    int keep;
+    const char *xml_dir;
+    const char *results_root;
+    const char *session;
+    const char *scenario;
+};
+
+void cmd_run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: vbed [-c URI] run [options] SCENARIO\n\n"
+            "Run every variant x arm x repeat of SCENARIO (see 'vbed help keys').\n\n"
+            "  -n, --dry-run        check the scenario and print the plan; start nothing\n"
+            "      --xml-dir DIR    with --dry-run: write each guest's domain XML to DIR/<name>.xml\n"
+            "  -o, --results DIR    results root (default: ./results)\n"
+            "  -k, --keep           keep per-guest disks after the run\n"
+            "      --id ID          session id in domain names (default: random; 'dryrun' for --dry-run)\n"
+            "  -h, --help           this help\n");
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+    static const struct option opts[] = {
+        {"dry-run", no_argument, NULL, 'n'}, {"xml-dir", required_argument, NULL, 'X'},
+        {"results", required_argument, NULL, 'o'}, {"keep", no_argument, NULL, 'k'},
+        {"id", required_argument, NULL, 'I'}, {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "nko:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            o->dry_run = 1;
+            break;
+        case 'X':
+            o->xml_dir = optarg;
+            break;
+        case 'o':
+            o->results_root = optarg;
+            break;
+        case 'k':
+            o->keep = 1;
+            break;
+        case 'I':
+            o->session = optarg;
+            break;
+        default:
+            fprintf(stderr, "Try 'vbed run --help'.\n");
+            return -1;
+        }
+    }
+    if (optind != argc - 1) {
+        log_error("run needs exactly one scenario file (try 'vbed run --help').");
+        return -1;
+    }
+    o->scenario = argv[optind];
+    if (o->xml_dir && !o->dry_run) {
+        log_error("--xml-dir goes with --dry-run.");
+        return -1;
+    }
+    if (o->session) {
+        for (const char *p = o->session; *p; p++) {
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || p - o->session > 11) {
+                log_error("--id '%s': use 1 to 12 lower-case letters or digits.", o->session);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The domain type a dry run shows: virt_type if forced; else what the
+ * connection offers, or qemu when no libvirt answers. */
+static int dry_run_virt_type(const struct plan *p, const char *uri, const char **why)
+{
+    (void)p;
+    struct hv *hv = hv_try_open(uri);
+    if (!hv) {
+        *why = "no libvirt answered; assuming qemu (TCG)";
+        return VIRT_QEMU;
+    }
+    int type = hv_get_info(hv)->kvm_offered ? VIRT_KVM : VIRT_QEMU;
+    *why = type == VIRT_KVM ? "libvirt offers kvm (a real run first checks that a guest boots under it)"
+                            : "libvirt offers only qemu (TCG)";
+    hv_close(hv);
+    return type;
+}
+
+static int write_xml_files(const struct plan *p, const struct run_opts *o, int auto_type)
+{
+    if (paths_mkdirs(o->xml_dir, 0755) < 0)
+        return -1;
+    const char *session = o->session ? o->session : "dryrun";
+    const char *cmdline = "root=/dev/vda rw console=ttyS0,115200";
+    struct image_layout im;
+    layout_image(&im, p->global.pool_dir, p->global.image);
+    size_t written = 0;
+    for (size_t s = 0; s < p->n_specs; s++) {
+        const struct plan_spec *sp = &p->specs[s];
+        if (p->arms[sp->arm].kind != ARM_GUEST)
+            continue;
+        char runid[64];
+        layout_runid(runid, sizeof(runid), session, (unsigned)(s + 1));
+        int vt = sp->cfg.virt_type == VIRT_AUTO ? auto_type : sp->cfg.virt_type;
+        for (long long n = 1; n <= sp->cfg.guests; n++) {
+            struct guest_layout g;
+            struct domain_spec spec;
+            layout_guest(&g, p->global.pool_dir, runid, p->arms[sp->arm].name, (int)n, &sp->cfg);
+            layout_domain_spec(&spec, &g, &im, &sp->cfg, vt, cmdline);
+            char *xml = domain_xml(&spec);
+            if (!xml)
+                return -1;
+            char file[PATH_MAX], leaf[LAYOUT_NAME_MAX + 8];
+            snprintf(leaf, sizeof(leaf), "%s.xml", g.name);
+            path_join(file, sizeof(file), o->xml_dir, leaf);
+            FILE *f = fopen(file, "w");
+            if (!f || fputs(xml, f) == EOF || fclose(f) != 0) {
+                log_error("Cannot write '%s': %s", file, strerror(errno));
+                if (f)
+                    fclose(f);
+                free(xml);
+                return -1;
+            }
+            free(xml);
+            written++;
+        }
+    }
+    log_info("wrote %zu domain XML file%s to %s", written, written == 1 ? "" : "s", o->xml_dir);
+    return 0;
+}
+
+static int dry_run(const struct plan *p, const struct run_opts *o, const char *uri)
+{
+    const char *why = NULL;
+    int auto_type = VIRT_QEMU;
+    int needs_auto = 0;
+    for (size_t s = 0; s < p->n_specs; s++)
+        if (p->arms[p->specs[s].arm].kind == ARM_GUEST && p->specs[s].cfg.virt_type == VIRT_AUTO)
+            needs_auto = 1;
+    if (needs_auto)
+        auto_type = dry_run_virt_type(p, uri, &why);
+    plan_print(p, stdout);
+    if (needs_auto)
+        printf("\nvirt_type auto: %s -> %s\n", why, auto_type == VIRT_KVM ? "kvm" : "qemu");
+    if (o->xml_dir && write_xml_files(p, o, auto_type) < 0)
+        return EXIT_FAILED;
+    return EXIT_OK;
+}
+
+int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
+{
+    struct run_opts o = {.results_root = "results"};
+    if (parse_opts(argc, argv, &o) < 0)
+        return EXIT_USAGE;
+
+    struct diag d = {0};
+    struct scenario *scn = scenario_load(o.scenario, &d);
+    struct plan *p = scn ? plan_build(scn, &d) : NULL;
+    int rc;
+    if (!p) {
+        diag_print(&d);
+        log_error("%s: %zu problem%s; nothing was started.", o.scenario, d.n, d.n == 1 ? "" : "s");
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    if (o.dry_run) {
+        rc = dry_run(p, &o, ctx->uri);
+        goto cleanup;
+    }
+    log_error("Running scenarios is not implemented yet (issue 4 and 5); use --dry-run.");
+    rc = EXIT_FAILED;
+cleanup:
+    diag_clear(&d);
+    plan_free(p);
+    scenario_free(scn);
+    return rc;
+}

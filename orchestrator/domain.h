@@ -1,0 +1,38 @@
+/* domain.h: libvirt domain XML for one guest of one run.
+ *
+ * Pure: from a domain_spec (settings and resolved paths) to XML text, written
+ * with libxml2's xmlTextWriter so that every value is escaped. Golden files in
+ * tests/data/domain/ hold the XML of every cache mode x format x virt type. */
+#ifndef VBED_DOMAIN_H
+#define VBED_DOMAIN_H
+
+struct domain_spec {
+    const char *name;
+    int virt_type;          /* VIRT_KVM or VIRT_QEMU (never VIRT_AUTO here) */
+    long long memory;       /* bytes */
+    long long vcpus;
+    const char *kernel;
+    const char *initrd;
+    const char *cmdline;
+    const char *root_path;  /* qcow2 overlay on the base image */
+    const char *data_path;  /* the disk under test; NULL with filesystem = tmpfs */
+    int data_format;        /* enum disk_format */
+    int data_cache;         /* enum disk_cache */
+    int data_io;            /* enum disk_io */
+    const char *config_path; /* raw run-configuration disk, read-only */
+    const char *console_log; /* file that receives the serial console */
+};
+
+/* Disk serials, as the guest sees them in /dev/disk/by-id/virtio-<serial>. */
+#define DOMAIN_SERIAL_ROOT "vbed-root"
+#define DOMAIN_SERIAL_DATA "vbed-data"
+#define DOMAIN_SERIAL_CONFIG "vbed-config"
+#define DOMAIN_AGENT_CHANNEL "org.qemu.guest_agent.0"
+
+/* The XML (malloc'd), or NULL after reporting why. */
+char *domain_xml(const struct domain_spec *spec);
+
+/* "vbed-<runid>-<arm>-<n>" into buf. */
+void domain_name(char *buf, unsigned long len, const char *runid, const char *arm, int n);
+
+#endif

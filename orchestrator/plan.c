@@ -1,0 +1,376 @@
+/* plan.c: expand a checked scenario into variants and distinct runs, and
+ * check the rules that involve several keys on every resolved run. */
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q)
+        abort();
+    return q;
+}
+
+/* The entry that decides key for an arm: its own, else [global]'s. */
+static const struct scn_entry *source_of(const struct plan *p, size_t arm, const struct key_def *key,
+                                         size_t *section)
+{
+    const struct scn_section *own = &p->scn->sections[p->arms[arm].section];
+    const struct scn_entry *e = scenario_entry(own, key->name);
+    if (e) {
+        *section = p->arms[arm].section;
+        return e;
+    }
+    *section = 0;
+    return scenario_entry(&p->scn->sections[0], key->name);
+}
+
+static size_t axis_of(const struct plan *p, size_t section, const struct scn_entry *e)
+{
+    for (size_t i = 0; i < p->n_axes; i++)
+        if (p->axes[i].section == section && p->axes[i].entry == e)
+            return i;
+    return (size_t)-1;
+}
+
+static void resolve(const struct plan *p, size_t arm, const size_t *choice, struct run_config *cfg)
+{
+    key_apply_defaults(cfg);
+    for (size_t k = 0; k < key_count; k++) {
+        const struct key_def *key = &key_table[k];
+        size_t section;
+        const struct scn_entry *e = source_of(p, arm, key, &section);
+        if (!e)
+            continue;
+        size_t item = 0;
+        if (e->n_items > 1)
+            item = choice[axis_of(p, section, e)];
+        char err[600];
+        key_parse_item(key, e->items[item], cfg, err, sizeof(err)); /* checked on load */
+    }
+}
+
+/* Two configs run the same thing for an arm of this kind. */
+static bool same_run(const struct run_config *a, const struct run_config *b, int kind)
+{
+    unsigned bit = kind == ARM_HOST ? KEY_HOST : KEY_GUEST;
+    for (size_t k = 0; k < key_count; k++) {
+        const struct key_def *key = &key_table[k];
+        if (!(key->arms & bit))
+            continue;
+        char va[KEY_STRING_MAX + 32], vb[KEY_STRING_MAX + 32];
+        key_format_value(key, a, va, sizeof(va));
+        key_format_value(key, b, vb, sizeof(vb));
+        if (strcmp(va, vb) != 0)
+            return false;
+    }
+    return true;
+}
+
+static int line_of(const struct plan *p, size_t arm, const char *key)
+{
+    size_t section;
+    const struct scn_entry *e = source_of(p, arm, key_find(key), &section);
+    return e ? e->line : p->scn->sections[p->arms[arm].section].line;
+}
+
+/* "line 12", or "the default" for a key the file does not set */
+static const char *where_set(const struct plan *p, size_t arm, const char *key, char *buf,
+                             size_t len)
+{
+    size_t section;
+    const struct scn_entry *e = source_of(p, arm, key_find(key), &section);
+    if (e)
+        snprintf(buf, len, "line %d", e->line);
+    else
+        snprintf(buf, len, "the default");
+    return buf;
+}
+
+/* Rules that involve more than one key, on one resolved run. */
+static void check_run(const struct plan *p, size_t arm, const struct run_config *c, struct diag *d)
+{
+    const char *path = p->scn->path;
+    const char *name = p->arms[arm].name;
+    char a[64], b[64], w[32];
+
+    if (c->arm == ARM_GUEST && c->disk_io == IO_NATIVE && c->disk_cache != CACHE_NONE &&
+        c->disk_cache != CACHE_DIRECTSYNC)
+        diag_add(d,
+                 "%s:%d: disk_io: 'native' needs disk_cache none or directsync, but arm [%s] has "
+                 "disk_cache '%s' (%s)",
+                 path, line_of(p, arm, "disk_io"), name, key_choice("disk_cache", c->disk_cache),
+                 where_set(p, arm, "disk_cache", w, sizeof(w)));
+    if (c->buffer_pool >= c->memory) {
+        key_format_value(key_find("buffer_pool"), c, a, sizeof(a));
+        key_format_value(key_find("memory"), c, b, sizeof(b));
+        diag_add(d, "%s:%d: buffer_pool: '%s' does not fit in arm [%s]'s memory '%s' (%s)", path,
+                 line_of(p, arm, "buffer_pool"), a, name, b,
+                 where_set(p, arm, "memory", w, sizeof(w)));
+    }
+    if (c->arm == ARM_GUEST && c->filesystem == FS_TMPFS && c->buffer_pool * 2 > c->memory)
+        diag_add(d,
+                 "%s:%d: filesystem: 'tmpfs' keeps the datadir in guest memory; arm [%s] needs "
+                 "memory of at least twice buffer_pool (memory: %s)",
+                 path, line_of(p, arm, "filesystem"), name,
+                 where_set(p, arm, "memory", w, sizeof(w)));
+    if (c->arm == ARM_GUEST && c->disk_format == FORMAT_QCOW2 &&
+        (c->qcow2_cluster_size & (c->qcow2_cluster_size - 1)) != 0) {
+        key_format_value(key_find("qcow2_cluster_size"), c, a, sizeof(a));
+        diag_add(d, "%s:%d: qcow2_cluster_size: '%s' is not a power of two (512 to 2M)", path,
+                 line_of(p, arm, "qcow2_cluster_size"), a);
+    }
+    if (c->report_interval > c->duration)
+        diag_add(d, "%s:%d: report_interval: longer than duration in arm [%s] (duration: %s)",
+                 path, line_of(p, arm, "report_interval"), name,
+                 where_set(p, arm, "duration", w, sizeof(w)));
+}
+
+/* Keys set in an arm section that cannot affect an arm of its kind. */
+static void check_arm_keys(const struct plan *p, size_t arm, struct diag *d)
+{
+    const struct scn_section *sec = &p->scn->sections[p->arms[arm].section];
+    unsigned bit = p->arms[arm].kind == ARM_HOST ? KEY_HOST : KEY_GUEST;
+    for (size_t i = 0; i < sec->n_entries; i++) {
+        const struct key_def *key = sec->entries[i].key;
+        if (!(key->arms & bit))
+            diag_add(d, "%s:%d: %s: has no effect on the %s arm [%s]", p->scn->path,
+                     sec->entries[i].line, key->name, key_choice("arm", p->arms[arm].kind),
+                     sec->name);
+    }
+}
+
+static int build_arms(struct plan *p, struct diag *d)
+{
+    const struct scenario *s = p->scn;
+    p->arms = xcalloc(s->n_sections, sizeof(*p->arms));
+    for (size_t i = 1; i < s->n_sections; i++) {
+        const struct scn_section *sec = &s->sections[i];
+        const struct scn_entry *e = scenario_entry(sec, "arm");
+        if (!e) {
+            diag_add(d, "%s:%d: arm section [%s] has no 'arm' key (accepted: host, guest)", s->path,
+                     sec->line, sec->name);
+            continue;
+        }
+        struct plan_arm *a = &p->arms[p->n_arms++];
+        snprintf(a->name, sizeof(a->name), "%s", sec->name);
+        a->kind = strcmp(e->items[0], "host") == 0 ? ARM_HOST : ARM_GUEST;
+        a->section = i;
+    }
+    for (size_t i = 0; i < p->n_arms; i++)
+        check_arm_keys(p, i, d);
+
+    /* a required key (no default) must be set for every arm */
+    for (size_t k = 0; k < key_count; k++) {
+        if (key_table[k].def || (key_table[k].flags & KF_ARM_ONLY))
+            continue;
+        for (size_t i = 0; i < p->n_arms; i++) {
+            size_t section;
+            if (!source_of(p, i, &key_table[k], &section)) {
+                char accepted[512];
+                key_describe_accepted(&key_table[k], accepted, sizeof(accepted));
+                diag_add(d, "%s:%d: arm [%s] has no %s: set %s = one of: %s (in [global] or [%s])",
+                         s->path, s->sections[p->arms[i].section].line, p->arms[i].name,
+                         key_table[k].name, key_table[k].name, accepted, p->arms[i].name);
+            }
+        }
+    }
+    return 0;
+}
+
+static void build_axes(struct plan *p)
+{
+    const struct scenario *s = p->scn;
+    /* in file order: [global] first, then arm sections, entries by line */
+    for (size_t i = 0; i < s->n_sections; i++) {
+        for (size_t j = 0; j < s->sections[i].n_entries; j++) {
+            const struct scn_entry *e = &s->sections[i].entries[j];
+            if (e->n_items < 2)
+                continue;
+            p->axes = xrealloc(p->axes, (p->n_axes + 1) * sizeof(*p->axes));
+            p->axes[p->n_axes++] = (struct plan_axis){.section = i, .entry = e};
+        }
+    }
+}
+
+static char *variant_label(const struct plan *p, const size_t *choice)
+{
+    char buf[2048];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < p->n_axes; a++) {
+        const struct plan_axis *ax = &p->axes[a];
+        const char *section = ax->section ? p->scn->sections[ax->section].name : NULL;
+        used += (size_t)snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0,
+                                 "%s%s%s%s=%s", a ? " " : "", section ? section : "",
+                                 section ? "." : "", ax->entry->key->name,
+                                 ax->entry->items[choice[a]]);
+    }
+    return strdup(p->n_axes ? buf : "default");
+}
+
+static size_t find_or_add_spec(struct plan *p, size_t arm, const struct run_config *cfg,
+                               size_t variant)
+{
+    for (size_t i = 0; i < p->n_specs; i++)
+        if (p->specs[i].arm == arm && same_run(&p->specs[i].cfg, cfg, p->arms[arm].kind))
+            return i;
+    p->specs = xrealloc(p->specs, (p->n_specs + 1) * sizeof(*p->specs));
+    p->specs[p->n_specs] = (struct plan_spec){.arm = arm, .cfg = *cfg, .first_variant = variant};
+    return p->n_specs++;
+}
+
+struct plan *plan_build(const struct scenario *scn, struct diag *d)
+{
+    size_t errors_before = d->n;
+    struct plan *p = xcalloc(1, sizeof(*p));
+    p->scn = scn;
+
+    key_apply_defaults(&p->global);
+    for (size_t j = 0; j < scn->sections[0].n_entries; j++) {
+        const struct scn_entry *e = &scn->sections[0].entries[j];
+        char err[600];
+        key_parse_item(e->key, e->items[0], &p->global, err, sizeof(err));
+    }
+
+    build_arms(p, d);
+    build_axes(p);
+    if (d->n > errors_before) {
+        plan_free(p);
+        return NULL;
+    }
+
+    size_t total = 1;
+    for (size_t a = 0; a < p->n_axes; a++) {
+        total *= p->axes[a].entry->n_items;
+        if (total > 100000) {
+            diag_add(d, "%s: the lists expand into more than 100000 variants", scn->path);
+            plan_free(p);
+            return NULL;
+        }
+    }
+
+    p->variants = xcalloc(total, sizeof(*p->variants));
+    size_t *choice = xcalloc(p->n_axes, sizeof(size_t));
+    for (size_t v = 0; v < total; v++) {
+        struct plan_variant *var = &p->variants[p->n_variants++];
+        var->choice = xcalloc(p->n_axes, sizeof(size_t));
+        memcpy(var->choice, choice, p->n_axes * sizeof(size_t));
+        var->label = variant_label(p, choice);
+        var->spec_of_arm = xcalloc(p->n_arms, sizeof(size_t));
+        for (size_t arm = 0; arm < p->n_arms; arm++) {
+            struct run_config cfg;
+            resolve(p, arm, choice, &cfg);
+            check_run(p, arm, &cfg, d);
+            var->spec_of_arm[arm] = find_or_add_spec(p, arm, &cfg, v);
+        }
+        /* odometer: the last axis turns fastest */
+        for (size_t a = p->n_axes; a-- > 0;) {
+            if (++choice[a] < p->axes[a].entry->n_items)
+                break;
+            choice[a] = 0;
+        }
+    }
+    free(choice);
+
+    if (d->n > errors_before) {
+        plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void plan_free(struct plan *p)
+{
+    if (!p)
+        return;
+    for (size_t v = 0; v < p->n_variants; v++) {
+        free(p->variants[v].label);
+        free(p->variants[v].choice);
+        free(p->variants[v].spec_of_arm);
+    }
+    free(p->variants);
+    free(p->specs);
+    free(p->axes);
+    free(p->arms);
+    free(p);
+}
+
+void plan_spec_variants(const struct plan *p, size_t spec, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t v = 0; v < p->n_variants; v++) {
+        if (p->variants[v].spec_of_arm[p->specs[spec].arm] != spec)
+            continue;
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%zu",
+                                 used ? "," : "", v + 1);
+    }
+}
+
+void plan_print(const struct plan *p, FILE *out)
+{
+    long long repeats = p->global.repeats;
+    char rep[32];
+    if (repeats < 0)
+        snprintf(rep, sizeof(rep), "auto (at most %lld)", p->global.repeats_max);
+    else
+        snprintf(rep, sizeof(rep), "%lld", repeats);
+
+    fprintf(out, "scenario %s: %zu variant%s x %zu arm%s, %zu distinct run%s, repeats %s\n",
+            p->scn->path, p->n_variants, p->n_variants == 1 ? "" : "s", p->n_arms,
+            p->n_arms == 1 ? "" : "s", p->n_specs, p->n_specs == 1 ? "" : "s", rep);
+    fprintf(out, "\nvariants:\n");
+    for (size_t v = 0; v < p->n_variants; v++) {
+        fprintf(out, "  %3zu  %s\n", v + 1, p->variants[v].label);
+        for (size_t a = 0; a < p->n_arms; a++)
+            fprintf(out, "         %-16s run %zu\n", p->arms[a].name,
+                    p->variants[v].spec_of_arm[a] + 1);
+    }
+    fprintf(out, "\nruns (executed in this order, all of them once per repeat):\n");
+    for (size_t s = 0; s < p->n_specs; s++) {
+        const struct plan_spec *sp = &p->specs[s];
+        const struct plan_arm *arm = &p->arms[sp->arm];
+        char vars[256];
+        plan_spec_variants(p, s, vars, sizeof(vars));
+        if (arm->kind == ARM_GUEST)
+            fprintf(out, "  run %zu: arm %s (%lld guest%s), variants %s\n", s + 1, arm->name,
+                    sp->cfg.guests, sp->cfg.guests == 1 ? "" : "s", vars);
+        else
+            fprintf(out, "  run %zu: arm %s (bare host), variants %s\n", s + 1, arm->name, vars);
+        unsigned bit = arm->kind == ARM_HOST ? KEY_HOST : KEY_GUEST;
+        size_t col = 0;
+        for (size_t k = 0; k < key_count; k++) {
+            const struct key_def *key = &key_table[k];
+            if (!(key->arms & bit) || (key->flags & (KF_GLOBAL_ONLY | KF_ARM_ONLY)))
+                continue;
+            char val[KEY_STRING_MAX + 32], item[KEY_STRING_MAX + 64];
+            key_format_value(key, &sp->cfg, val, sizeof(val));
+            int n = snprintf(item, sizeof(item), "%s=%s", key->name, val);
+            if (col == 0) {
+                fprintf(out, "      ");
+                col = 6;
+            } else if (col + 1 + (size_t)n > 100) {
+                fprintf(out, "\n      ");
+                col = 6;
+            } else {
+                fprintf(out, " ");
+                col++;
+            }
+            fprintf(out, "%s", item);
+            col += (size_t)n;
+        }
+        fprintf(out, "\n");
+    }
+}

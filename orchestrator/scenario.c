@@ -1,0 +1,395 @@
+/* scenario.c: read a scenario INI file (libinih) and check it key by key.
+ *
+ * What is checked here: syntax, sections (one [global], uniquely named arm
+ * sections), known keys (with a suggestion for a misspelt one), duplicate
+ * keys, each value or list item against its key, lists only where a key
+ * takes one, and where a key may appear. Rules that involve several keys are
+ * checked per run in plan.c. */
+#include "scenario.h"
+
+#include "log.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_add(struct diag *d, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->lines[i], buf) == 0)
+            return;
+    char **grown = realloc(d->lines, (d->n + 1) * sizeof(*grown));
+    if (!grown)
+        abort();
+    d->lines = grown;
+    d->lines[d->n++] = strdup(buf);
+}
+
+void diag_print(const struct diag *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        log_plain("%s", d->lines[i]);
+}
+
+void diag_clear(struct diag *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->lines[i]);
+    free(d->lines);
+    d->lines = NULL;
+    d->n = 0;
+}
+
+/* State shared by the libinih callbacks. */
+struct parse_state {
+    struct scenario *scn;
+    struct diag *diag;
+    const char *text; /* reader position */
+    int line;         /* number of the line libinih is looking at */
+    int section_line; /* line of the last [section] header seen */
+    char section_name[256];
+    bool section_ok; /* the last header was accepted (not a duplicate, valid name) */
+};
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        abort();
+    return d;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q)
+        abort();
+    return q;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static bool valid_arm_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 16)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+            return false;
+    return true;
+}
+
+static struct scn_section *find_section(struct scenario *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_sections; i++)
+        if (strcmp(s->sections[i].name, name) == 0)
+            return &s->sections[i];
+    return NULL;
+}
+
+static struct scn_section *add_section(struct parse_state *st, const char *name, int line)
+{
+    struct scenario *s = st->scn;
+    struct scn_section *dup = find_section(s, name);
+    if (dup && !(dup->is_global && dup->line == 0)) {
+        diag_add(st->diag, "%s:%d: duplicate section [%s] (first at line %d)", s->path, line, name,
+                 dup->line);
+        return NULL;
+    }
+    if (dup) { /* the implicit [global] now has a header */
+        dup->line = line;
+        return dup;
+    }
+    if (!valid_arm_name(name)) {
+        diag_add(st->diag,
+                 "%s:%d: section [%s]: an arm name must be 1 to 16 lower-case letters, digits or '_'",
+                 s->path, line, name);
+        return NULL;
+    }
+    s->sections = xrealloc(s->sections, (s->n_sections + 1) * sizeof(*s->sections));
+    struct scn_section *sec = &s->sections[s->n_sections++];
+    memset(sec, 0, sizeof(*sec));
+    sec->name = xstrdup(name);
+    sec->line = line;
+    return sec;
+}
+
+/* libinih reads through this, one line at a time, so we know the line number
+ * of every key and see section headers even when a section has no keys. */
+static char *reader(char *buf, int size, void *opaque)
+{
+    struct parse_state *st = opaque;
+    if (!*st->text)
+        return NULL;
+    const char *nl = strchr(st->text, '\n');
+    size_t len = nl ? (size_t)(nl - st->text) + 1 : strlen(st->text);
+    size_t copy = len < (size_t)size - 1 ? len : (size_t)size - 1;
+    memcpy(buf, st->text, copy);
+    buf[copy] = '\0';
+    st->text += len;
+    st->line++;
+
+    char tmp[512];
+    snprintf(tmp, sizeof(tmp), "%s", buf);
+    char *t = trim(tmp);
+    if (t[0] == '[') {
+        char *close = strchr(t, ']');
+        if (close) {
+            *close = '\0';
+            snprintf(st->section_name, sizeof(st->section_name), "%s", trim(t + 1));
+            st->section_line = st->line;
+            st->section_ok = add_section(st, st->section_name, st->line) != NULL;
+        }
+    }
+    return buf;
+}
+
+static int split_items(struct parse_state *st, struct scn_entry *e)
+{
+    char *copy = xstrdup(e->raw);
+    int rc = 0;
+    /* strtok would skip empty items; find commas by hand */
+    char *p = copy;
+    for (;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        char *item = trim(p);
+        if (!*item) {
+            diag_add(st->diag, "%s:%d: %s: empty item in list '%s'", st->scn->path, e->line,
+                     e->key->name, e->raw);
+            rc = -1;
+        } else {
+            e->items = xrealloc(e->items, (e->n_items + 1) * sizeof(char *));
+            e->items[e->n_items++] = xstrdup(item);
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    free(copy);
+    return rc;
+}
+
+static void check_items(struct parse_state *st, struct scn_entry *e)
+{
+    const char *path = st->scn->path;
+    if (e->n_items > 1 && !(e->key->flags & KF_LIST)) {
+        diag_add(st->diag, "%s:%d: %s: takes one value, not a list ('%s')", path, e->line,
+                 e->key->name, e->raw);
+        return;
+    }
+    for (size_t i = 0; i < e->n_items; i++) {
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(e->items[i], e->items[j]) == 0)
+                diag_add(st->diag, "%s:%d: %s: '%s' appears twice in the list", path, e->line,
+                         e->key->name, e->items[i]);
+        struct run_config scratch;
+        char err[600];
+        if (key_parse_item(e->key, e->items[i], &scratch, err, sizeof(err)) < 0)
+            diag_add(st->diag, "%s:%d: %s: %s", path, e->line, e->key->name, err);
+    }
+}
+
+static int on_value(void *opaque, const char *section, const char *name, const char *value)
+{
+    struct parse_state *st = opaque;
+    struct scenario *s = st->scn;
+    int line = st->line;
+
+    if (!*section) {
+        diag_add(st->diag, "%s:%d: key '%s' is outside any section (put it under [global])",
+                 s->path, line, name);
+        return 1;
+    }
+    struct scn_section *sec = find_section(s, section);
+    if (!sec || !st->section_ok)
+        return 1; /* invalid or duplicate section: reported at its header */
+
+    const struct key_def *key = key_find(name);
+    if (!key) {
+        const struct key_def *guess = key_suggest(name);
+        if (guess)
+            diag_add(st->diag, "%s:%d: unknown key '%s' (did you mean '%s'?)", s->path, line, name,
+                     guess->name);
+        else
+            diag_add(st->diag, "%s:%d: unknown key '%s' (see: vbed help keys)", s->path, line,
+                     name);
+        return 1;
+    }
+    for (size_t i = 0; i < sec->n_entries; i++) {
+        if (sec->entries[i].key == key) {
+            diag_add(st->diag, "%s:%d: duplicate key '%s' in [%s] (first at line %d)", s->path,
+                     line, name, sec->name, sec->entries[i].line);
+            return 1;
+        }
+    }
+    if (sec->is_global && (key->flags & KF_ARM_ONLY)) {
+        diag_add(st->diag, "%s:%d: %s: belongs in an arm section, not in [global]", s->path, line,
+                 name);
+        return 1;
+    }
+    if (!sec->is_global && (key->flags & KF_GLOBAL_ONLY)) {
+        diag_add(st->diag, "%s:%d: %s: belongs in [global], not in the arm section [%s]", s->path,
+                 line, name, sec->name);
+        return 1;
+    }
+
+    sec->entries = xrealloc(sec->entries, (sec->n_entries + 1) * sizeof(*sec->entries));
+    struct scn_entry *e = &sec->entries[sec->n_entries++];
+    memset(e, 0, sizeof(*e));
+    e->key = key;
+    e->raw = xstrdup(value);
+    e->line = line;
+    if (!*trim(e->raw)) {
+        char accepted[512];
+        key_describe_accepted(key, accepted, sizeof(accepted));
+        diag_add(st->diag, "%s:%d: %s: empty value (accepted: %s)", s->path, line, name, accepted);
+        return 1;
+    }
+    if (split_items(st, e) == 0)
+        check_items(st, e);
+    return 1;
+}
+
+static char *read_file(const char *path, struct diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        diag_add(d, "%s: cannot open the scenario: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            text = xrealloc(text, cap);
+        }
+        memcpy(text + len, buf, n);
+        len += n;
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        diag_add(d, "%s: cannot read the scenario: %s", path, strerror(errno));
+        free(text);
+        return NULL;
+    }
+    if (!text)
+        text = xstrdup("");
+    text[len] = '\0';
+    if (strlen(text) != len) {
+        diag_add(d, "%s: not a text file (it contains NUL bytes)", path);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static char *name_from_path(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *name = xstrdup(base);
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name && strcmp(dot, ".ini") == 0)
+        *dot = '\0';
+    return name;
+}
+
+struct scenario *scenario_load(const char *path, struct diag *d)
+{
+    size_t errors_before = d->n;
+    char *text = read_file(path, d);
+    if (!text)
+        return NULL;
+
+    struct scenario *s = calloc(1, sizeof(*s));
+    if (!s)
+        abort();
+    s->path = xstrdup(path);
+    s->name = name_from_path(path);
+    s->text = text;
+
+    struct parse_state st = {.scn = s, .diag = d, .text = text};
+    /* [global] first, whether or not the file has a header for it */
+    s->sections = xrealloc(NULL, sizeof(*s->sections));
+    memset(&s->sections[0], 0, sizeof(s->sections[0]));
+    s->sections[0].name = xstrdup("global");
+    s->sections[0].is_global = true;
+    s->n_sections = 1;
+
+    ini_use_stack = false;
+    ini_max_line = 4096;
+    ini_allow_multiline = false;
+    ini_inline_comment_prefixes = ";#";
+    int err = ini_parse_stream(reader, &st, on_value, &st);
+    if (err > 0) {
+        /* libinih reports only the first malformed line; a handler error is
+         * never returned because on_value always succeeds */
+        diag_add(d, "%s:%d: syntax error (expected '[section]', 'key = value' or a comment)", path,
+                 err);
+    } else if (err < 0) {
+        diag_add(d, "%s: cannot parse the scenario (out of memory)", path);
+    }
+    if (s->n_sections == 1 && d->n == errors_before)
+        diag_add(d, "%s: no arm sections (add e.g. [guest] with arm = guest)", path);
+
+    if (d->n > errors_before) {
+        scenario_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void scenario_free(struct scenario *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_sections; i++) {
+        struct scn_section *sec = &s->sections[i];
+        for (size_t j = 0; j < sec->n_entries; j++) {
+            struct scn_entry *e = &sec->entries[j];
+            for (size_t k = 0; k < e->n_items; k++)
+                free(e->items[k]);
+            free(e->items);
+            free(e->raw);
+        }
+        free(sec->entries);
+        free(sec->name);
+    }
+    free(s->sections);
+    free(s->text);
+    free(s->name);
+    free(s->path);
+    free(s);
+}
+
+const struct scn_entry *scenario_entry(const struct scn_section *sec, const char *key)
+{
+    for (size_t i = 0; i < sec->n_entries; i++)
+        if (strcmp(sec->entries[i].key->name, key) == 0)
+            return &sec->entries[i];
+    return NULL;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# start-daemons.sh: start virtlogd and libvirtd when they are not running.
+#
+# vbed's development and CI machines have no systemd as PID 1, so nothing
+# starts libvirt for us. On a host with systemd this script only checks.
+# Used by `make demo`, the tests and .ci/run. Idempotent.
+set -euo pipefail
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "start-daemons: not root; qemu:///system needs root (qemu:///session starts its own daemon)" >&2
+  exit 0
+fi
+
+running() { pgrep -x "$1" >/dev/null 2>&1; }
+
+if [ -d /run/systemd/system ]; then
+  for unit in virtlogd libvirtd; do
+    systemctl is-active --quiet "$unit" || systemctl start "$unit"
+  done
+  exit 0
+fi
+
+# cgroup controllers: libvirt and vbed's host arm want them mounted
+if ! mountpoint -q /sys/fs/cgroup && [ -x /usr/bin/cgroupfs-mount ]; then
+  /usr/bin/cgroupfs-mount || true
+fi
+
+running virtlogd || virtlogd -d
+running libvirtd || libvirtd -d
+
+# wait until qemu:///system answers (measured ~4 s on a cold start)
+for _ in $(seq 1 60); do
+  if virsh -c qemu:///system version >/dev/null 2>&1; then
+    echo "start-daemons: libvirtd answers at qemu:///system"
+    exit 0
+  fi
+  sleep 0.5
+done
+echo "start-daemons: libvirtd did not answer at qemu:///system within 30 s" >&2
+echo "start-daemons: see /var/log/libvirt/libvirtd.log" >&2
+exit 1

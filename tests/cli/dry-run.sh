@@ -1,0 +1,62 @@
+# dry-run.sh: the plan of the shipped quickstart, and the issue's example:
+# a 2-guest arm with disk_cache = none, writeback and disk_format = qcow2,
+# raw is 4 variants and 8 domain XML files, each valid for libvirt and with
+# the data disk's cache, format and io of its variant.
+. "$VBED_SRC/tests/lib.sh"
+need_prog virt-xml-validate
+
+export LIBVIRT_DEFAULT_URI=test:///default   # offers no kvm: auto -> qemu
+expect_rc 0 "$VBED" run --dry-run scenarios/quickstart.ini
+contains "$out" "1 variant x 3 arms, 3 distinct runs" || fail "quickstart plan"
+contains "$out" "arm guest (2 guests)" || fail "quickstart guest arm"
+contains "$out" "arm host (bare host)" || fail "quickstart host arm"
+
+cat > "$VBED_TEST_TMP/matrix.ini" <<'INI'
+[global]
+workload = oltp_read_only
+disk_cache = none, writeback
+disk_format = qcow2, raw
+
+[host]
+arm = host
+
+[guest]
+arm = guest
+guests = 2
+INI
+xml=$VBED_TEST_TMP/xml
+expect_rc 0 "$VBED" run --dry-run --xml-dir "$xml" "$VBED_TEST_TMP/matrix.ini"
+contains "$out" "4 variants x 2 arms, 5 distinct runs" || fail "expected 4 variants, one shared host run"
+n=$(ls "$xml" | wc -l)
+[ "$n" -eq 8 ] || fail "expected 8 domain XML files, found $n"
+
+# runs 2..5 are the guest runs, in variant order
+i=0
+for v in "none qcow2" "none raw" "writeback qcow2" "writeback raw"; do
+  set -- $v
+  i=$((i + 1)); run=$(printf '%03d' $((i + 1)))
+  for g in 1 2; do
+    f=$xml/vbed-dryrun-$run-guest-$g.xml
+    [ -f "$f" ] || fail "missing $f"
+    virt-xml-validate "$f" domain >/dev/null || fail "$f does not validate"
+    data=$(grep -B1 -A4 "cache=" "$f" | tr -d '\n')
+    contains "$data" "type=\"$2\" cache=\"$1\"" || fail "$f: data disk is not cache=$1 type=$2"
+    contains "$(cat "$f")" "<domain type=\"qemu\">" || fail "$f: not a qemu domain"
+    contains "$(cat "$f")" "<serial>vbed-data</serial>" || fail "$f: no data disk serial"
+    contains "$(cat "$f")" "vbed-dryrun-$run-guest-$g-data.$2" || fail "$f: data volume name"
+  done
+done
+
+# virt_type forces the domain type whatever libvirt offers
+sed -i 's/^guests = 2/guests = 2\nvirt_type = kvm/' "$VBED_TEST_TMP/matrix.ini"
+rm -rf "$xml"
+expect_rc 0 "$VBED" run --dry-run --xml-dir "$xml" "$VBED_TEST_TMP/matrix.ini"
+for f in "$xml"/*.xml; do
+  contains "$(cat "$f")" "<domain type=\"kvm\">" || fail "$f: virt_type=kvm ignored"
+  contains "$(cat "$f")" "host-passthrough" || fail "$f: kvm without host-passthrough"
+done
+
+# every shipped scenario is valid
+for s in scenarios/*.ini; do
+  "$VBED" run --dry-run "$s" >/dev/null || fail "$s is refused"
+done

@@ -1,0 +1,114 @@
+/* test_domain.c: domain XML golden files for every cache mode x format x
+ * virt type, tmpfs (no data disk), and escaping of hostile values.
+ * tests/cli/domain-xml-validate.sh checks the same files with
+ * virt-xml-validate. */
+#include "testutil.h"
+#include "domain.h"
+#include "keys.h"
+#include "layout.h"
+
+static void spec_for(struct domain_spec *spec, struct guest_layout *g, struct image_layout *im,
+                     struct run_config *cfg, int cache, int format, int virt)
+{
+    key_apply_defaults(cfg);
+    cfg->disk_cache = cache;
+    cfg->disk_format = format;
+    cfg->disk_io = (cache == CACHE_NONE || cache == CACHE_DIRECTSYNC) ? IO_NATIVE : IO_THREADS;
+    cfg->memory = 1LL << 30;
+    cfg->vcpus = 2;
+    layout_image(im, "/var/lib/vbed/pool", "debian-mariadb-0123456789ab");
+    layout_guest(g, "/var/lib/vbed/pool", "test-001", "guest", 1, cfg);
+    layout_domain_spec(spec, g, im, cfg, virt, "root=/dev/vda rw console=ttyS0,115200");
+}
+
+static void golden_matrix(void **state)
+{
+    (void)state;
+    static const int virts[] = {VIRT_KVM, VIRT_QEMU};
+    for (int v = 0; v < 2; v++) {
+        for (int cache = CACHE_NONE; cache <= CACHE_UNSAFE; cache++) {
+            for (int fmt = FORMAT_QCOW2; fmt <= FORMAT_RAW; fmt++) {
+                struct domain_spec spec;
+                struct guest_layout g;
+                struct image_layout im;
+                struct run_config cfg;
+                spec_for(&spec, &g, &im, &cfg, cache, fmt, virts[v]);
+                char *xml = domain_xml(&spec);
+                assert_non_null(xml);
+                char rel[128];
+                snprintf(rel, sizeof(rel), "domain/%s-%s-%s.xml", virts[v] == VIRT_KVM ? "kvm" : "qemu",
+                         key_choice("disk_cache", cache), key_choice("disk_format", fmt));
+                golden_check(rel, xml);
+
+                /* and the facts, in case a golden file was regenerated blindly */
+                char want[128];
+                snprintf(want, sizeof(want), "type=\"%s\" cache=\"%s\"", key_choice("disk_format", fmt),
+                         key_choice("disk_cache", cache));
+                assert_non_null(strstr(xml, want));
+                assert_non_null(strstr(xml, virts[v] == VIRT_KVM ? "<domain type=\"kvm\">"
+                                                                 : "<domain type=\"qemu\">"));
+                assert_non_null(strstr(xml, "<name>vbed-test-001-guest-1</name>"));
+                assert_non_null(strstr(xml, "name=\"org.qemu.guest_agent.0\""));
+                free(xml);
+            }
+        }
+    }
+}
+
+static void tmpfs_has_no_data_disk(void **state)
+{
+    (void)state;
+    struct domain_spec spec;
+    struct guest_layout g;
+    struct image_layout im;
+    struct run_config cfg;
+    spec_for(&spec, &g, &im, &cfg, CACHE_WRITEBACK, FORMAT_QCOW2, VIRT_QEMU);
+    cfg.filesystem = FS_TMPFS;
+    layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
+    layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda");
+    char *xml = domain_xml(&spec);
+    assert_non_null(xml);
+    assert_null(strstr(xml, "vbed-data"));
+    assert_non_null(strstr(xml, "vbed-config"));
+    golden_check("domain/qemu-tmpfs.xml", xml);
+    free(xml);
+}
+
+static void escaping(void **state)
+{
+    (void)state;
+    struct domain_spec spec;
+    struct guest_layout g;
+    struct image_layout im;
+    struct run_config cfg;
+    spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_RAW, VIRT_QEMU);
+    spec.cmdline = "root=/dev/vda x=\"<a&b>\"";
+    spec.console_log = "/tmp/it's <here> & \"there\".log";
+    char *xml = domain_xml(&spec);
+    assert_non_null(xml);
+    assert_null(strstr(xml, "<a&b>"));
+    assert_non_null(strstr(xml, "x=&quot;&lt;a&amp;b&gt;&quot;"));
+    assert_non_null(strstr(xml, "path=\"/tmp/it's &lt;here&gt; &amp; &quot;there&quot;.log\""));
+    free(xml);
+}
+
+static void names(void **state)
+{
+    (void)state;
+    char buf[64];
+    domain_name(buf, sizeof(buf), "ab12cd-003", "tuned", 2);
+    assert_string_equal(buf, "vbed-ab12cd-003-tuned-2");
+    layout_runid(buf, sizeof(buf), "ab12cd", 7);
+    assert_string_equal(buf, "ab12cd-007");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(golden_matrix),
+        cmocka_unit_test(tmpfs_has_no_data_disk),
+        cmocka_unit_test(escaping),
+        cmocka_unit_test(names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,96 @@
+/* testutil.h: helpers shared by the cmocka unit tests.
+ *
+ * Golden files: golden_check(path, text) compares text with the file at
+ * tests/data/<path>; with VBED_UPDATE_GOLDEN=1 in the environment it writes
+ * the file instead (then review the diff with git). */
+#ifndef VBED_TESTUTIL_H
+#define VBED_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef TESTS_DATA_DIR
+#define TESTS_DATA_DIR "tests/data"
+#endif
+
+static inline char *test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static inline const char *test_data_dir(void)
+{
+    const char *d = getenv("VBED_TESTS_DATA");
+    return d && *d ? d : TESTS_DATA_DIR;
+}
+
+static inline void test_data_path(char *buf, size_t len, const char *rel)
+{
+    snprintf(buf, len, "%s/%s", test_data_dir(), rel);
+}
+
+static inline void golden_check(const char *rel, const char *actual)
+{
+    char path[PATH_MAX];
+    test_data_path(path, sizeof(path), rel);
+    const char *update = getenv("VBED_UPDATE_GOLDEN");
+    if (update && *update == '1') {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = '\0';
+            mkdir(dir, 0755);
+        }
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(actual, f);
+        fclose(f);
+        return;
+    }
+    char *expected = test_read_file(path);
+    if (!expected)
+        fail_msg("golden file %s is missing (run with VBED_UPDATE_GOLDEN=1 to create it)", path);
+    if (strcmp(expected, actual) != 0) {
+        fprintf(stderr, "--- expected %s\n%s\n--- actual\n%s\n", path, expected, actual);
+        free(expected);
+        fail_msg("output differs from golden file %s", path);
+    }
+    free(expected);
+}
+
+/* Capture log lines (log_set_sink) into a buffer. */
+struct captured {
+    char text[16384];
+};
+static inline void capture_sink(const char *line, void *opaque)
+{
+    struct captured *c = opaque;
+    size_t used = strlen(c->text);
+    snprintf(c->text + used, sizeof(c->text) - used, "%s\n", line);
+}
+
+#endif
