@@ -8,6 +8,7 @@
 #include "log.h"
 #include "paths.h"
 #include "plan.h"
+#include "runner.h"
 #include "scenario.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 struct run_opts {
     int dry_run;
     int keep;
+    int boot_only;
     const char *xml_dir;
     const char *results_root;
     const char *session;
@@ -35,6 +37,8 @@ void cmd_run_usage(FILE *out)
             "      --xml-dir DIR    with --dry-run: write each guest's domain XML to DIR/<name>.xml\n"
             "  -o, --results DIR    results root (default: ./results)\n"
             "  -k, --keep           keep per-guest disks after the run\n"
+            "      --boot-only      start each guest arm's guests, wait until MariaDB answers in\n"
+            "                       every one, print its version, stop them: no workload\n"
             "      --id ID          session id in domain names (default: random; 'dryrun' for --dry-run)\n"
             "  -h, --help           this help\n");
 }
@@ -44,7 +48,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
     static const struct option opts[] = {
         {"dry-run", no_argument, NULL, 'n'}, {"xml-dir", required_argument, NULL, 'X'},
         {"results", required_argument, NULL, 'o'}, {"keep", no_argument, NULL, 'k'},
-        {"id", required_argument, NULL, 'I'}, {NULL, 0, NULL, 0},
+        {"id", required_argument, NULL, 'I'}, {"boot-only", no_argument, NULL, 'B'},
+        {NULL, 0, NULL, 0},
     };
     int c;
     while ((c = getopt_long(argc, argv, "nko:", opts, NULL)) != -1) {
@@ -63,6 +68,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             break;
         case 'I':
             o->session = optarg;
+            break;
+        case 'B':
+            o->boot_only = 1;
             break;
         default:
             fprintf(stderr, "Try 'vbed run --help'.\n");
@@ -187,8 +195,12 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
         rc = dry_run(p, &o, ctx->uri);
         goto cleanup;
     }
-    log_error("Running scenarios is not implemented yet (issue 4 and 5); use --dry-run.");
-    rc = EXIT_FAILED;
+    struct runner_opts ro = {.uri = ctx->uri,
+                             .results_root = o.results_root,
+                             .session = o.session,
+                             .keep = o.keep,
+                             .boot_only = o.boot_only};
+    rc = runner_execute(p, &ro);
 cleanup:
     diag_clear(&d);
     plan_free(p);

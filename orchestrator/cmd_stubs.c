@@ -3,10 +3,8 @@
 #include "exitcode.h"
 #include "log.h"
 
-void cmd_image_usage(FILE *out) { fprintf(out, "usage: vbed image build|list|rm|path\n"); }
 void cmd_report_usage(FILE *out) { fprintf(out, "usage: vbed report RESULTS_DIR\n"); }
 void cmd_compare_usage(FILE *out) { fprintf(out, "usage: vbed compare RESULTS_A RESULTS_B\n"); }
-void cmd_clean_usage(FILE *out) { fprintf(out, "usage: vbed clean\n"); }
 
 static int not_yet(const char *what, int issue)
 {
@@ -14,7 +12,5 @@ static int not_yet(const char *what, int issue)
     return EXIT_FAILED;
 }
 
-int cmd_image(struct cli_ctx *c, int argc, char **argv) { (void)c; (void)argc; (void)argv; return not_yet("image", 3); }
 int cmd_report(struct cli_ctx *c, int argc, char **argv) { (void)c; (void)argc; (void)argv; return not_yet("report", 6); }
 int cmd_compare(struct cli_ctx *c, int argc, char **argv) { (void)c; (void)argc; (void)argv; return not_yet("compare", 6); }
-int cmd_clean(struct cli_ctx *c, int argc, char **argv) { (void)c; (void)argc; (void)argv; return not_yet("clean", 4); }

@@ -178,24 +178,61 @@ fail:
     return -1;
 }
 
-char *domain_xml(const struct domain_spec *s)
+static int write_probe(xmlTextWriterPtr w, const char *name, int virt_type, const char *kernel)
+{
+    W(xmlTextWriterStartDocument(w, NULL, NULL, NULL));
+    W(start(w, "domain"));
+    W(attr(w, "type", virt_type == VIRT_KVM ? "kvm" : "qemu"));
+    W(text_el(w, "name", name));
+    W(start(w, "memory"));
+    W(attr(w, "unit", "MiB"));
+    W(xmlTextWriterWriteString(w, BAD_CAST "256"));
+    W(end(w));
+    W(text_el(w, "vcpu", "1"));
+    W(start(w, "os"));
+    W(start(w, "type"));
+    W(attr(w, "arch", "x86_64"));
+    W(xmlTextWriterWriteString(w, BAD_CAST "hvm"));
+    W(end(w));
+    W(text_el(w, "kernel", kernel));
+    W(text_el(w, "cmdline", "panic=-1 root=/dev/vbed-probe-no-such-disk"));
+    W(end(w));
+    W(start(w, "cpu"));
+    W(attr(w, "mode", virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
+    W(end(w));
+    W(text_el(w, "on_poweroff", "destroy"));
+    W(text_el(w, "on_reboot", "destroy"));
+    W(text_el(w, "on_crash", "destroy"));
+    W(start(w, "devices"));
+    W(start(w, "memballoon"));
+    W(attr(w, "model", "none"));
+    W(end(w));
+    W(end(w));
+    W(end(w));
+    W(xmlTextWriterEndDocument(w));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Run a writer function into a string without the XML declaration. */
+static char *render(const char *name, int (*fn)(xmlTextWriterPtr, const void *), const void *arg)
 {
     char *out = NULL;
     xmlBufferPtr buf = xmlBufferCreate();
     xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
     if (!w) {
-        log_error("Cannot create an XML writer for domain '%s'.", s->name);
+        log_error("Cannot create an XML writer for domain '%s'.", name);
         goto cleanup;
     }
     xmlTextWriterSetIndent(w, 1);
     xmlTextWriterSetIndentString(w, BAD_CAST "  ");
-    if (write_domain(w, s) < 0) {
-        log_error("Cannot write the XML of domain '%s'.", s->name);
+    if (fn(w, arg) < 0) {
+        log_error("Cannot write the XML of domain '%s'.", name);
         goto cleanup;
     }
     xmlFreeTextWriter(w); /* flushes into buf */
     w = NULL;
-    /* drop the XML declaration: libvirt does not need it */
     const char *xml = (const char *)xmlBufferContent(buf);
     const char *body = strstr(xml, "<domain");
     out = strdup(body ? body : xml);
@@ -205,4 +242,32 @@ cleanup:
     if (buf)
         xmlBufferFree(buf);
     return out;
+}
+
+static int domain_fn(xmlTextWriterPtr w, const void *arg)
+{
+    return write_domain(w, arg);
+}
+
+struct probe_args {
+    const char *name;
+    int virt_type;
+    const char *kernel;
+};
+
+static int probe_fn(xmlTextWriterPtr w, const void *arg)
+{
+    const struct probe_args *p = arg;
+    return write_probe(w, p->name, p->virt_type, p->kernel);
+}
+
+char *domain_probe_xml(const char *name, int virt_type, const char *kernel)
+{
+    struct probe_args p = {name, virt_type, kernel};
+    return render(name, probe_fn, &p);
+}
+
+char *domain_xml(const struct domain_spec *s)
+{
+    return render(s->name, domain_fn, s);
 }

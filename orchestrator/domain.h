@@ -32,6 +32,11 @@ struct domain_spec {
 /* The XML (malloc'd), or NULL after reporting why. */
 char *domain_xml(const struct domain_spec *spec);
 
+/* A probe: kernel booted under virt_type with a root that does not exist,
+ * so that a working hypervisor reaches the kernel's panic (panic=-1
+ * reboots, on_reboot destroys the domain) within seconds. No disks. */
+char *domain_probe_xml(const char *name, int virt_type, const char *kernel);
+
 /* "vbed-<runid>-<arm>-<n>" into buf. */
 void domain_name(char *buf, unsigned long len, const char *runid, const char *arm, int n);
 

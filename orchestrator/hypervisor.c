@@ -1,13 +1,19 @@
 /* hypervisor.c: open a libvirt connection and read its capabilities. */
 #include "hypervisor.h"
 
+#include "accel.h"
+#include "domain.h"
+#include "keys.h"
 #include "log.h"
+#include "signals.h"
 
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 struct hv {
     virConnectPtr conn;
@@ -109,3 +115,150 @@ void hv_close(struct hv *hv)
 
 virConnectPtr hv_conn(struct hv *hv) { return hv->conn; }
 const struct hv_info *hv_get_info(struct hv *hv) { return &hv->info; }
+
+virDomainPtr hv_start(struct hv *hv, const char *xml, const char *name)
+{
+    virDomainPtr dom = virDomainCreateXML(hv->conn, xml, VIR_DOMAIN_START_AUTODESTROY);
+    if (!dom)
+        log_error("Cannot start domain '%s': %s", name, hv_last_error());
+    return dom;
+}
+
+int hv_is_running(virDomainPtr dom)
+{
+    int state, reason;
+    if (virDomainGetState(dom, &state, &reason, 0) < 0) {
+        virErrorPtr err = virGetLastError();
+        return err && err->code == VIR_ERR_NO_DOMAIN ? 0 : -1;
+    }
+    return state == VIR_DOMAIN_RUNNING || state == VIR_DOMAIN_PAUSED ||
+           state == VIR_DOMAIN_BLOCKED;
+}
+
+void hv_destroy(virDomainPtr dom)
+{
+    if (!dom)
+        return;
+    if (hv_is_running(dom) != 0 && virDomainDestroy(dom) < 0) {
+        virErrorPtr err = virGetLastError();
+        if (!err || err->code != VIR_ERR_NO_DOMAIN)
+            log_warn("Cannot destroy domain '%s': %s", virDomainGetName(dom), hv_last_error());
+    }
+    virDomainFree(dom);
+}
+
+int hv_list_domains(struct hv *hv, const char *prefix, char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    virDomainPtr *doms = NULL;
+    int count = virConnectListAllDomains(hv->conn, &doms, 0);
+    if (count < 0) {
+        log_error("Cannot list the domains of '%s': %s", hv->info.uri, hv_last_error());
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        const char *name = virDomainGetName(doms[i]);
+        if (name && strncmp(name, prefix, strlen(prefix)) == 0) {
+            char **grown = realloc(*names, (*n + 1) * sizeof(char *));
+            if (!grown)
+                abort();
+            *names = grown;
+            (*names)[(*n)++] = strdup(name);
+        }
+        virDomainFree(doms[i]);
+    }
+    free(doms);
+    return 0;
+}
+
+int hv_remove_domain(struct hv *hv, const char *name)
+{
+    virDomainPtr dom = virDomainLookupByName(hv->conn, name);
+    if (!dom)
+        return 0;
+    if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0)
+        log_warn("Cannot destroy domain '%s': %s", name, hv_last_error());
+    if (virDomainIsPersistent(dom) == 1 && virDomainUndefine(dom) < 0)
+        log_warn("Cannot undefine domain '%s': %s", name, hv_last_error());
+    virDomainFree(dom);
+    dom = virDomainLookupByName(hv->conn, name);
+    if (dom) {
+        virDomainFree(dom);
+        return -1;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Boot the probe under kvm: does the kernel reach its panic in time? */
+static enum accel_verdict probe_kvm(struct hv *hv, const char *kernel)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "vbed-probe-%d", (int)getpid());
+    char *xml = domain_probe_xml(name, VIRT_KVM, kernel);
+    if (!xml)
+        return ACCEL_UNKNOWN;
+    log_info("checking that a kernel boots under KVM at %s (once per boot)", hv->info.uri);
+    virDomainPtr dom = virDomainCreateXML(hv->conn, xml, VIR_DOMAIN_START_AUTODESTROY);
+    free(xml);
+    if (!dom) {
+        log_debug("the KVM probe did not start: %s", hv_last_error());
+        return ACCEL_TCG_ONLY;
+    }
+    /* under KVM the panic comes within 1-3 s; allow a slow host 30 s */
+    double deadline = now_s() + 30;
+    enum accel_verdict v = ACCEL_TCG_ONLY;
+    while (now_s() < deadline) {
+        if (hv_is_running(dom) == 0) {
+            v = ACCEL_KVM_WORKS;
+            break;
+        }
+        if (signals_sleep_ms(250)) {
+            v = ACCEL_UNKNOWN;
+            break;
+        }
+    }
+    hv_destroy(dom);
+    return v;
+}
+
+int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why)
+{
+    if (requested == VIRT_KVM) {
+        *why = "virt_type = kvm";
+        return VIRT_KVM;
+    }
+    if (requested == VIRT_QEMU) {
+        *why = "virt_type = qemu";
+        return VIRT_QEMU;
+    }
+    if (!hv->info.kvm_offered) {
+        *why = "libvirt offers no kvm domains here";
+        return VIRT_QEMU;
+    }
+    char key[600];
+    snprintf(key, sizeof(key), "libvirt %s %s", hv->info.uri, hv->info.hostname);
+    enum accel_verdict v = accel_cache_get(key);
+    if (v == ACCEL_UNKNOWN) {
+        v = probe_kvm(hv, kernel);
+        if (v == ACCEL_UNKNOWN) {
+            *why = "the KVM probe was interrupted";
+            return VIRT_QEMU;
+        }
+        accel_cache_put(key, v);
+    }
+    if (v == ACCEL_KVM_WORKS) {
+        *why = "libvirt offers kvm and a kernel boots under it";
+        return VIRT_KVM;
+    }
+    *why = "libvirt offers kvm, but a kernel does not boot under it here (broken nested "
+           "virtualization?)";
+    return VIRT_QEMU;
+}

@@ -9,6 +9,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct hv_info {
     char uri[256];           /* the URI libvirt actually connected to */
@@ -34,6 +35,23 @@ struct hv *hv_try_open(const char *uri);
 void hv_close(struct hv *hv);
 virConnectPtr hv_conn(struct hv *hv);
 const struct hv_info *hv_get_info(struct hv *hv);
+
+/* Start a transient domain that dies with this connection
+ * (VIR_DOMAIN_START_AUTODESTROY). NULL after reporting. */
+virDomainPtr hv_start(struct hv *hv, const char *xml, const char *name);
+/* 1 running (or paused, booting), 0 gone or shut off, -1 unknown. */
+int hv_is_running(virDomainPtr dom);
+/* Destroy (if still there) and free; NULL-safe. */
+void hv_destroy(virDomainPtr dom);
+/* Names of the domains (running or defined) whose name starts with prefix. */
+int hv_list_domains(struct hv *hv, const char *prefix, char ***names, size_t *n);
+/* Destroy and undefine a domain by name; 0 if it is gone afterwards. */
+int hv_remove_domain(struct hv *hv, const char *name);
+
+/* The domain type to use for virt_type (VIRT_AUTO, VIRT_KVM, VIRT_QEMU):
+ * with auto, kvm only if the capabilities offer it AND a probe kernel boots
+ * under it (accel.h; cached per connection and boot). *why explains. */
+int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why);
 
 /* "9.0.0" from 9000000 */
 void hv_format_version(unsigned long v, char *buf, unsigned long len);

@@ -7,11 +7,11 @@
  * checked per run in plan.c. */
 #include "scenario.h"
 
+#include "inifile.h"
 #include "log.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +49,10 @@ void diag_clear(struct diag *d)
     d->n = 0;
 }
 
-/* State shared by the libinih callbacks. */
+/* State shared by the inifile callbacks. */
 struct parse_state {
     struct scenario *scn;
     struct diag *diag;
-    const char *text; /* reader position */
-    int line;         /* number of the line libinih is looking at */
-    int section_line; /* line of the last [section] header seen */
-    char section_name[256];
     bool section_ok; /* the last header was accepted (not a duplicate, valid name) */
 };
 
@@ -105,61 +101,34 @@ static struct scn_section *find_section(struct scenario *s, const char *name)
     return NULL;
 }
 
-static struct scn_section *add_section(struct parse_state *st, const char *name, int line)
+static void on_section(void *opaque, const char *name, int line)
 {
+    struct parse_state *st = opaque;
     struct scenario *s = st->scn;
     struct scn_section *dup = find_section(s, name);
+    st->section_ok = false;
     if (dup && !(dup->is_global && dup->line == 0)) {
         diag_add(st->diag, "%s:%d: duplicate section [%s] (first at line %d)", s->path, line, name,
                  dup->line);
-        return NULL;
+        return;
     }
-    if (dup) { /* the implicit [global] now has a header */
+    if (dup) { /* the implicit [global] now has its header */
         dup->line = line;
-        return dup;
+        st->section_ok = true;
+        return;
     }
     if (!valid_arm_name(name)) {
         diag_add(st->diag,
                  "%s:%d: section [%s]: an arm name must be 1 to 16 lower-case letters, digits or '_'",
                  s->path, line, name);
-        return NULL;
+        return;
     }
     s->sections = xrealloc(s->sections, (s->n_sections + 1) * sizeof(*s->sections));
     struct scn_section *sec = &s->sections[s->n_sections++];
     memset(sec, 0, sizeof(*sec));
     sec->name = xstrdup(name);
     sec->line = line;
-    return sec;
-}
-
-/* libinih reads through this, one line at a time, so we know the line number
- * of every key and see section headers even when a section has no keys. */
-static char *reader(char *buf, int size, void *opaque)
-{
-    struct parse_state *st = opaque;
-    if (!*st->text)
-        return NULL;
-    const char *nl = strchr(st->text, '\n');
-    size_t len = nl ? (size_t)(nl - st->text) + 1 : strlen(st->text);
-    size_t copy = len < (size_t)size - 1 ? len : (size_t)size - 1;
-    memcpy(buf, st->text, copy);
-    buf[copy] = '\0';
-    st->text += len;
-    st->line++;
-
-    char tmp[512];
-    snprintf(tmp, sizeof(tmp), "%s", buf);
-    char *t = trim(tmp);
-    if (t[0] == '[') {
-        char *close = strchr(t, ']');
-        if (close) {
-            *close = '\0';
-            snprintf(st->section_name, sizeof(st->section_name), "%s", trim(t + 1));
-            st->section_line = st->line;
-            st->section_ok = add_section(st, st->section_name, st->line) != NULL;
-        }
-    }
-    return buf;
+    st->section_ok = true;
 }
 
 static int split_items(struct parse_state *st, struct scn_entry *e)
@@ -209,20 +178,20 @@ static void check_items(struct parse_state *st, struct scn_entry *e)
     }
 }
 
-static int on_value(void *opaque, const char *section, const char *name, const char *value)
+static void on_value(void *opaque, const char *section, const char *name, const char *value,
+                     int line)
 {
     struct parse_state *st = opaque;
     struct scenario *s = st->scn;
-    int line = st->line;
 
     if (!*section) {
         diag_add(st->diag, "%s:%d: key '%s' is outside any section (put it under [global])",
                  s->path, line, name);
-        return 1;
+        return;
     }
     struct scn_section *sec = find_section(s, section);
     if (!sec || !st->section_ok)
-        return 1; /* invalid or duplicate section: reported at its header */
+        return; /* invalid or duplicate section: reported at its header */
 
     const struct key_def *key = key_find(name);
     if (!key) {
@@ -233,24 +202,24 @@ static int on_value(void *opaque, const char *section, const char *name, const c
         else
             diag_add(st->diag, "%s:%d: unknown key '%s' (see: vbed help keys)", s->path, line,
                      name);
-        return 1;
+        return;
     }
     for (size_t i = 0; i < sec->n_entries; i++) {
         if (sec->entries[i].key == key) {
             diag_add(st->diag, "%s:%d: duplicate key '%s' in [%s] (first at line %d)", s->path,
                      line, name, sec->name, sec->entries[i].line);
-            return 1;
+            return;
         }
     }
     if (sec->is_global && (key->flags & KF_ARM_ONLY)) {
         diag_add(st->diag, "%s:%d: %s: belongs in an arm section, not in [global]", s->path, line,
                  name);
-        return 1;
+        return;
     }
     if (!sec->is_global && (key->flags & KF_GLOBAL_ONLY)) {
         diag_add(st->diag, "%s:%d: %s: belongs in [global], not in the arm section [%s]", s->path,
                  line, name, sec->name);
-        return 1;
+        return;
     }
 
     sec->entries = xrealloc(sec->entries, (sec->n_entries + 1) * sizeof(*sec->entries));
@@ -263,47 +232,22 @@ static int on_value(void *opaque, const char *section, const char *name, const c
         char accepted[512];
         key_describe_accepted(key, accepted, sizeof(accepted));
         diag_add(st->diag, "%s:%d: %s: empty value (accepted: %s)", s->path, line, name, accepted);
-        return 1;
+        return;
     }
     if (split_items(st, e) == 0)
         check_items(st, e);
-    return 1;
+    return;
 }
 
 static char *read_file(const char *path, struct diag *d)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        diag_add(d, "%s: cannot open the scenario: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-        if (len + n + 1 > cap) {
-            cap = (len + n + 1) * 2;
-            text = xrealloc(text, cap);
-        }
-        memcpy(text + len, buf, n);
-        len += n;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        diag_add(d, "%s: cannot read the scenario: %s", path, strerror(errno));
-        free(text);
-        return NULL;
-    }
-    if (!text)
-        text = xstrdup("");
-    text[len] = '\0';
-    if (strlen(text) != len) {
+    char *text = inifile_read(path);
+    if (!text && errno == EINVAL)
         diag_add(d, "%s: not a text file (it contains NUL bytes)", path);
-        free(text);
-        return NULL;
-    }
+    else if (!text && (errno == ENOENT || errno == EACCES || errno == ENOTDIR))
+        diag_add(d, "%s: cannot open the scenario: %s", path, strerror(errno));
+    else if (!text)
+        diag_add(d, "%s: cannot read the scenario: %s", path, strerror(errno));
     return text;
 }
 
@@ -332,7 +276,7 @@ struct scenario *scenario_load(const char *path, struct diag *d)
     s->name = name_from_path(path);
     s->text = text;
 
-    struct parse_state st = {.scn = s, .diag = d, .text = text};
+    struct parse_state st = {.scn = s, .diag = d, .section_ok = true};
     /* [global] first, whether or not the file has a header for it */
     s->sections = xrealloc(NULL, sizeof(*s->sections));
     memset(&s->sections[0], 0, sizeof(s->sections[0]));
@@ -340,11 +284,7 @@ struct scenario *scenario_load(const char *path, struct diag *d)
     s->sections[0].is_global = true;
     s->n_sections = 1;
 
-    ini_use_stack = false;
-    ini_max_line = 4096;
-    ini_allow_multiline = false;
-    ini_inline_comment_prefixes = ";#";
-    int err = ini_parse_stream(reader, &st, on_value, &st);
+    int err = inifile_parse(text, on_section, on_value, &st);
     if (err > 0) {
         /* libinih reports only the first malformed line; a handler error is
          * never returned because on_value always succeeds */

@@ -25,6 +25,15 @@ if ! mountpoint -q /sys/fs/cgroup && [ -x /usr/bin/cgroupfs-mount ]; then
   /usr/bin/cgroupfs-mount || true
 fi
 
+# Without udev, /dev/kvm stays root-only (0600). libvirt then finds KVM
+# "not accessible" to the libvirt-qemu user although its QEMU probe used it,
+# throws its capabilities cache away and re-probes every QEMU binary on
+# every domain start (measured: 36 s per start instead of 0.6 s). Give
+# /dev/kvm the owner and mode udev gives it on Debian.
+if [ -c /dev/kvm ] && getent group kvm >/dev/null; then
+  chown root:kvm /dev/kvm && chmod 0660 /dev/kvm
+fi
+
 running virtlogd || virtlogd -d
 running libvirtd || libvirtd -d
 

@@ -1,0 +1,47 @@
+/* agent.h: run programs in a guest and read its files through the QEMU
+ * guest agent (virDomainQemuAgentCommand, libvirt-qemu).
+ *
+ * Programs are given as argv arrays and run without a shell: no scenario
+ * value is ever pasted into a command line. JSON goes through json-c. */
+#ifndef VBED_AGENT_H
+#define VBED_AGENT_H
+
+#include <libvirt/libvirt.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct agent_result {
+    int exitcode;     /* -1 if killed by a signal */
+    int signal;       /* the signal, or 0 */
+    char *out;        /* stdout, NUL-terminated */
+    size_t out_len;
+    char *err;        /* stderr, NUL-terminated */
+    size_t err_len;
+};
+
+void agent_result_free(struct agent_result *r);
+
+/* 0 if the agent answers within timeout seconds, -1 if not (not reported:
+ * early in boot that is the normal answer). */
+int agent_ping(virDomainPtr dom, int timeout);
+
+/* Start argv[0] with argv[1..] and env ("NAME=value") in the guest; its
+ * output is captured. *pid receives the guest pid. -1 reported. */
+int agent_exec_start(virDomainPtr dom, const char *const argv[], const char *const env[],
+                     long long *pid);
+/* One look at a started program: *exited, and the result once it has. */
+int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_result *res);
+/* Wait for it: first look after first_ms, then every poll_ms; -1 reported on
+ * timeout (seconds) or when vbed is interrupted. */
+int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms, long poll_ms,
+                    struct agent_result *res);
+/* start + wait */
+int agent_exec(virDomainPtr dom, const char *const argv[], const char *const env[], long timeout,
+               struct agent_result *res);
+
+/* The whole file at path (at most max bytes); -1 reported, or quietly
+ * when quiet is set (the file may not exist yet). */
+int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data, size_t *len,
+                    bool quiet);
+
+#endif

@@ -1,0 +1,54 @@
+/* configdisk.c: a tar archive in memory with libarchive (see configdisk.h). */
+#include "configdisk.h"
+
+#include "log.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add(struct archive *a, const char *name, const char *text)
+{
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_size(e, (la_int64_t)strlen(text));
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_mtime(e, 0, 0); /* reproducible */
+    int rc = archive_write_header(a, e) == ARCHIVE_OK &&
+                     archive_write_data(a, text, strlen(text)) == (la_ssize_t)strlen(text)
+                 ? 0
+                 : -1;
+    archive_entry_free(e);
+    return rc;
+}
+
+int configdisk_build(const struct run_config *cfg, const char *hostname, const char *mycnf,
+                     void **buf, size_t *len)
+{
+    char env[512];
+    snprintf(env, sizeof(env), "FILESYSTEM=%s\nHOSTNAME=%s\nTMPFS_SIZE=%lld\n",
+             key_choice("filesystem", cfg->filesystem), hostname, cfg->memory / 2);
+
+    /* an archive is a few blocks of 10 KiB; leave ample room */
+    size_t cap = 64 * 1024 + strlen(mycnf) * 2;
+    void *mem = calloc(1, cap);
+    size_t used = 0;
+    struct archive *a = archive_write_new();
+    if (!mem || !a || archive_write_set_format_ustar(a) != ARCHIVE_OK ||
+        archive_write_open_memory(a, mem, cap, &used) != ARCHIVE_OK || add(a, "run.env", env) < 0 ||
+        add(a, "my.cnf", mycnf) < 0 || archive_write_close(a) != ARCHIVE_OK) {
+        log_error("Cannot make the configuration archive for guest '%s': %s", hostname,
+                  a ? archive_error_string(a) : "out of memory");
+        if (a)
+            archive_write_free(a);
+        free(mem);
+        return -1;
+    }
+    archive_write_free(a);
+    *buf = mem;
+    *len = used;
+    return 0;
+}

@@ -1,0 +1,199 @@
+/* guest.c: a guest's phases and teardown (see guest.h). */
+#include "guest.h"
+
+#include "agent.h"
+#include "log.h"
+#include "paths.h"
+#include "signals.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *guest_phase_name(enum guest_phase ph)
+{
+    static const char *const names[] = {"new", "disks", "boot", "setup", "db", "ready", "failed"};
+    return names[ph];
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void show(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void show(struct guest *g, const char *fmt, ...)
+{
+    if (!g->progress)
+        return;
+    char buf[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    progress_set(g->progress, g->progress_line, "%s", buf);
+}
+
+static int fail(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct guest *g, const char *fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    snprintf(g->error, sizeof(g->error), "%s failed in phase %s: %s", g->lay.name,
+             guest_phase_name(g->phase), why);
+    show(g, "FAILED in %s: %s", guest_phase_name(g->phase), why);
+    g->phase = GP_FAILED;
+    return -1;
+}
+
+int guest_make_disks(struct guest *g, struct storage *st, const char *base_path, const void *config,
+                     size_t config_len)
+{
+    g->phase = GP_DISKS;
+    g->made_disks = true; /* from here on, teardown deletes whatever exists */
+    show(g, "creating disks");
+    if (storage_create_overlay(st, g->lay.root_vol, base_path) < 0)
+        return fail(g, "cannot create the root overlay");
+    if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
+        return fail(g, "cannot create the data disk");
+    if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
+        return fail(g, "cannot upload the configuration disk");
+    return 0;
+}
+
+int guest_start(struct guest *g, struct hv *hv, const char *xml)
+{
+    g->phase = GP_BOOT;
+    show(g, "starting");
+    g->dom = hv_start(hv, xml, g->lay.name);
+    if (!g->dom)
+        return fail(g, "libvirt did not start the domain");
+    g->t_start = now();
+    return 0;
+}
+
+/* Common checks of every wait loop: 1 to go on, -1 after fail(). */
+static int still_going(struct guest *g, double deadline, const char *limit_key, long long limit)
+{
+    if (*g->abort_all)
+        return fail(g, "stopped because another guest of the run failed");
+    if (signals_interrupted())
+        return fail(g, "interrupted by %s", signals_name());
+    int running = hv_is_running(g->dom);
+    if (running == 0)
+        return fail(g, "the domain stopped (see its console log)");
+    if (now() >= deadline)
+        return fail(g, "not done within %lld s (%s)", limit, limit_key);
+    return 1;
+}
+
+static int wait_agent(struct guest *g)
+{
+    double deadline = g->t_start + (double)g->cfg->timeout_boot;
+    show(g, "booting: waiting for the guest agent");
+    for (;;) {
+        if (still_going(g, deadline, "timeout_boot", g->cfg->timeout_boot) < 0)
+            return -1;
+        if (agent_ping(g->dom, 3) == 0)
+            break;
+        signals_sleep_ms(1000);
+    }
+    g->t_agent = now() - g->t_start;
+    return 0;
+}
+
+static int wait_setup(struct guest *g)
+{
+    g->phase = GP_SETUP;
+    double deadline = now() + (double)g->cfg->timeout_setup;
+    for (;;) {
+        if (still_going(g, deadline, "timeout_setup", g->cfg->timeout_setup) < 0)
+            return -1;
+        char *status = NULL;
+        size_t len = 0;
+        if (agent_read_file(g->dom, "/run/vbed/status", 4096, &status, &len, true) == 0) {
+            status[strcspn(status, "\n")] = '\0';
+            if (strcmp(status, "ready") == 0) {
+                free(status);
+                break;
+            }
+            if (strncmp(status, "failed", 6) == 0) {
+                fail(g, "vbed-setup in the guest %s", status);
+                free(status);
+                return -1;
+            }
+            show(g, "setup: %s", status);
+            free(status);
+        } else {
+            show(g, "setup: waiting for vbed-setup to start");
+        }
+        signals_sleep_ms(1000);
+    }
+    g->t_setup = now() - g->t_start;
+    return 0;
+}
+
+static int wait_db(struct guest *g)
+{
+    g->phase = GP_DB;
+    double deadline = now() + (double)g->cfg->timeout_db;
+    show(g, "db: waiting for MariaDB");
+    static const char *const argv[] = {"/usr/bin/mariadb", "--batch", "--skip-column-names",
+                                       "-e", "SELECT VERSION()", NULL};
+    for (;;) {
+        if (still_going(g, deadline, "timeout_db", g->cfg->timeout_db) < 0)
+            return -1;
+        struct agent_result r = {0};
+        if (agent_exec(g->dom, argv, NULL, 60, &r) == 0 && r.exitcode == 0) {
+            snprintf(g->version, sizeof(g->version), "%.*s", (int)strcspn(r.out, "\n"), r.out);
+            agent_result_free(&r);
+            break;
+        }
+        agent_result_free(&r);
+        signals_sleep_ms(2000);
+    }
+    g->t_ready = now() - g->t_start;
+    return 0;
+}
+
+int guest_wait_ready(struct guest *g)
+{
+    if (g->phase == GP_FAILED)
+        return -1;
+    if (wait_agent(g) < 0 || wait_setup(g) < 0 || wait_db(g) < 0)
+        return -1;
+    g->phase = GP_READY;
+    show(g, "ready: MariaDB %s after %.0f s (agent %.0f s, setup %.0f s)", g->version, g->t_ready,
+         g->t_agent, g->t_setup);
+    return 0;
+}
+
+void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool keep)
+{
+    hv_destroy(g->dom);
+    g->dom = NULL;
+    if (!g->made_disks)
+        return;
+    /* the console log is a file QEMU wrote into the pool: a volume after a refresh */
+    storage_refresh(st);
+    if (dir) {
+        char path[PATH_MAX];
+        path_join(path, sizeof(path), dir, "console.log");
+        storage_download(st, g->lay.console_vol, path);
+    }
+    if (keep) {
+        log_info("kept the disks of %s in %s (--keep)", g->lay.name, storage_path(st));
+        return;
+    }
+    const char *vols[] = {g->lay.root_vol, g->lay.data_vol, g->lay.config_vol, g->lay.console_vol};
+    for (size_t i = 0; i < sizeof(vols) / sizeof(vols[0]); i++)
+        if (vols[i][0])
+            storage_delete(st, vols[i]);
+}

@@ -1,0 +1,24 @@
+/* inifile.h: libinih with line numbers.
+ *
+ * Debian's libinih does not pass line numbers to its handler; this wrapper
+ * feeds libinih one line at a time, so it knows the number of the line being
+ * handled, and it reports section headers even for sections without keys
+ * (a duplicate or empty section is then still visible). Comments start with
+ * ';' or '#', also after a value; values are one line. */
+#ifndef VBED_INIFILE_H
+#define VBED_INIFILE_H
+
+typedef void (*inifile_section_fn)(void *user, const char *section, int line);
+typedef void (*inifile_value_fn)(void *user, const char *section, const char *name,
+                                 const char *value, int line);
+
+/* Parse text. Returns 0, or the number of the first line that is neither a
+ * section header, a key = value pair, a comment nor blank. */
+int inifile_parse(const char *text, inifile_section_fn on_section, inifile_value_fn on_value,
+                  void *user);
+
+/* Read a whole text file (NUL-terminated); NULL with errno set on failure,
+ * or with errno = EINVAL if it contains NUL bytes. */
+char *inifile_read(const char *path);
+
+#endif

@@ -1,0 +1,43 @@
+/* spawn.h: run a program with an argv array (never a shell), with a time
+ * limit, its output logged or captured, optionally inside a chroot with
+ * /proc, /sys and /dev mounted in a private mount namespace (the mounts die
+ * with the child), optionally inside a cgroup. A wait ends early when vbed
+ * is interrupted (signals.h): the child is killed and the caller cleans up. */
+#ifndef VBED_SPAWN_H
+#define VBED_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct spawn_opts {
+    const char *chroot;          /* run inside this tree (needs root) */
+    const char *const *env;      /* extra "NAME=value" entries, NULL-terminated */
+    const char *log_path;        /* stdout+stderr appended here; NULL: /dev/null unless captured */
+    char **capture;              /* if set: stdout into a malloc'd string (stderr to the log) */
+    long timeout;                /* seconds; 0: none */
+    const char *cgroup_procs[4]; /* files to write the child's pid into before exec */
+    const char *cwd;
+    int keep_stderr;             /* stderr to vbed's stderr instead of the log */
+    int private_mounts;          /* own mount namespace: mounts made by the child die with it */
+    int quiet;                   /* a timeout or a signal is the caller's answer: do not report */
+};
+
+/* Status codes besides the program's own exit code (0-255): */
+#define SPAWN_FAILED (-1)   /* could not start it (reported) */
+#define SPAWN_TIMEOUT (-2)  /* killed after opts->timeout (reported) */
+#define SPAWN_INTERRUPTED (-3) /* killed because vbed was interrupted */
+#define SPAWN_SIGNALED (-4) /* died of a signal (reported) */
+
+int spawn_run(const char *const argv[], const struct spawn_opts *o);
+
+/* Start in the background; returns the pid or -1 (reported). */
+pid_t spawn_start(const char *const argv[], const struct spawn_opts *o);
+/* Wait for a background child: as spawn_run's result; timeout 0 = forever. */
+int spawn_wait(pid_t pid, long timeout, const char *what);
+/* SIGTERM, then SIGKILL after grace seconds; reaps it. */
+void spawn_stop(pid_t pid, long grace);
+
+/* "debootstrap --variant=minbase ..." for messages */
+void spawn_describe(const char *const argv[], char *buf, size_t len);
+
+#endif
