@@ -20,8 +20,13 @@ char *mycnf_render(const struct run_config *c)
         conns = 151;
     char *out = NULL;
     if (asprintf(&out,
-                 "# my.cnf written by vbed from the scenario's keys; the same for every arm\n"
+                 "# my.cnf written by vbed from the scenario's keys: the whole server\n"
+                 "# configuration, the same for every arm (guests: /etc/mysql/my.cnf; the host\n"
+                 "# arm: --defaults-file, with datadir, socket, pid file and error log on its\n"
+                 "# command line)\n"
                  "[mariadbd]\n"
+                 "character_set_server = utf8mb4\n"
+                 "collation_server = utf8mb4_general_ci\n"
                  "innodb_buffer_pool_size = %s\n"
                  "innodb_flush_method = %s\n"
                  "innodb_log_file_size = %s\n"
@@ -31,10 +36,12 @@ char *mycnf_render(const struct run_config *c)
                  "innodb_compression_algorithm = %s\n"
                  "max_connections = %lld\n"
                  "skip_name_resolve = ON\n"
-                 "log_error = /var/log/mysql/error.log\n",
+                 "log_error = /var/log/mysql/error.log\n"
+                 "%s",
                  bp, key_choice("flush_method", c->flush_method), log,
                  run_config_flush_log_at_trx_commit(c), c->doublewrite ? "ON" : "OFF", algo,
-                 conns) < 0)
+                 conns,
+                 c->compression == COMP_PAGE_LZ4 ? "plugin_load_add = provider_lz4\n" : "") < 0)
         abort();
     return out;
 }

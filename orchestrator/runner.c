@@ -1,64 +1,25 @@
-/* runner.c: execute a plan (see runner.h). */
+/* runner.c: execute a plan (see runner.h): set up results, libvirt, the
+ * image and the pool; run every run repeat by repeat (repeats = auto: until
+ * each run's TPS has a CV at most cv_target, or repeats_max); record each
+ * run in meta.json and samples.jsonl; clean up on any exit. */
 #include "runner.h"
 
-#include "configdisk.h"
-#include "domain.h"
-#include "exitcode.h"
-#include "guest.h"
-#include "hypervisor.h"
-#include "image.h"
-#include "layout.h"
-#include "log.h"
-#include "mycnf.h"
-#include "paths.h"
-#include "postmortem.h"
-#include "progress.h"
-#include "results.h"
-#include "session.h"
-#include "signals.h"
-#include "storage.h"
+#include "runctx.h"
 
-#include <pthread.h>
+#include "exitcode.h"
+#include "log.h"
+#include "paths.h"
+#include "recipe.h"
+#include "signals.h"
+#include "spawn.h"
+
+#include <gsl/gsl_statistics_double.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
+#include <unistd.h>
 
-struct runner {
-    const struct plan *plan;
-    const struct runner_opts *o;
-    struct hv *hv;
-    struct storage *st;
-    struct image_info img;
-    struct image_layout im;
-    struct results *res;
-    char session[SESSION_ID_MAX];
-    bool session_started;
-    unsigned seq;
-    int virt_type;          /* for virt_type = auto, decided once */
-    bool virt_decided;
-    int failed_runs;
-};
-
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The domain type for a run: forced by virt_type, or decided once with a
- * KVM probe. Under TCG, say so loudly. */
-static int virt_type_for(struct runner *r, const struct run_config *cfg)
+int runner_virt_type(struct runner *r, const struct run_config *cfg)
 {
     if (cfg->virt_type != VIRT_AUTO)
         return cfg->virt_type;
@@ -68,218 +29,163 @@ static int virt_type_for(struct runner *r, const struct run_config *cfg)
         r->virt_decided = true;
         if (r->virt_type == VIRT_QEMU)
             log_warn("GUESTS RUN UNDER QEMU TCG (software emulation): %s. Their figures are not "
-                     "comparable with KVM and every result records accel=tcg.",
+                     "comparable with KVM; every result records accel=tcg.",
                      why);
         else
             log_info("guests run under KVM (%s)", why);
+        meta_set(r->meta, NULL, "accel", json_object_new_string(r->virt_type == VIRT_KVM ? "kvm" : "tcg"));
+        meta_set(r->meta, NULL, "accel_reason", json_object_new_string(why));
+        meta_write(r->meta);
     }
     return r->virt_type;
 }
 
-/* ---- one guest arm run ---- */
-
-struct guest_run {
-    struct runner *r;
-    const struct plan_spec *sp;
-    unsigned seq;
-    char runid[32];
-    char dir[PATH_MAX];
-    struct guest *guests;
-    size_t n;
-    volatile int abort_all;
-    struct progress *progress;
-};
-
-static void *wait_worker(void *arg)
+static void record_versions(struct runner *r)
 {
-    struct guest *g = arg;
-    if (guest_wait_ready(g) < 0) {
-        /* the other guests of the run need not finish booting */
-        *g->abort_all = 1;
+    char *out = NULL;
+    const char *argv[] = {"sysbench", "--version", NULL};
+    struct spawn_opts o = {.capture = &out, .timeout = 30};
+    if (spawn_run(argv, &o) == 0 && out) {
+        out[strcspn(out, "\n")] = '\0';
+        meta_set(r->meta, "versions", "sysbench_host", json_object_new_string(out));
     }
-    return NULL;
+    free(out);
+    if (r->img.id[0]) {
+        json_object *m = json_object_from_file(r->img.manifest), *pk, *v;
+        if (m && json_object_object_get_ex(m, "packages", &pk) &&
+            json_object_object_get_ex(pk, "sysbench", &v))
+            meta_set(r->meta, "versions", "sysbench_guest", json_object_get(v));
+        json_object_put(m);
+        meta_set(r->meta, "image", "id", json_object_new_string(r->img.id));
+        meta_set(r->meta, "image", "hash", json_object_new_string(r->img.hash));
+    }
+    if (r->hv) {
+        const struct hv_info *in = hv_get_info(r->hv);
+        char lv[32], qv[32];
+        hv_format_version(in->lib_version, lv, sizeof(lv));
+        hv_format_version(in->hv_version, qv, sizeof(qv));
+        meta_set(r->meta, "libvirt", "uri", json_object_new_string(in->uri));
+        meta_set(r->meta, "libvirt", "hostname", json_object_new_string(in->hostname));
+        meta_set(r->meta, "libvirt", "version", json_object_new_string(lv));
+        meta_set(r->meta, "libvirt", "qemu_version", json_object_new_string(qv));
+    }
+    meta_write(r->meta);
 }
-
-static int prepare_guests(struct guest_run *gr)
-{
-    struct runner *r = gr->r;
-    const struct run_config *cfg = &gr->sp->cfg;
-    const char *arm = r->plan->arms[gr->sp->arm].name;
-    char *mycnf = mycnf_render(cfg);
-    results_write(gr->dir, "my.cnf", mycnf);
-    int vt = virt_type_for(r, cfg);
-    int rc = 0;
-    for (size_t i = 0; i < gr->n && rc == 0; i++) {
-        struct guest *g = &gr->guests[i];
-        char sub[32], gdir[PATH_MAX];
-        snprintf(sub, sizeof(sub), "guest-%zu", i + 1);
-        results_run_dir(r->res, gr->seq, arm, sub, gdir, sizeof(gdir));
-
-        void *tar = NULL;
-        size_t tar_len = 0;
-        if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
-            rc = -1;
-            break;
-        }
-        rc = guest_make_disks(g, r->st, r->im.base_path, tar, tar_len);
-        free(tar);
-        if (rc < 0) {
-            log_error("%s", g->error);
-            break;
-        }
-        struct domain_spec spec;
-        layout_domain_spec(&spec, &g->lay, &r->im, cfg, vt, r->img.cmdline);
-        char *xml = domain_xml(&spec);
-        if (!xml) {
-            rc = -1;
-            break;
-        }
-        results_write(gdir, "domain.xml", xml);
-        /* start them one after another (each call returns in about a second),
-         * then wait for all of them at once */
-        rc = guest_start(g, r->hv, xml);
-        free(xml);
-        if (rc < 0)
-            log_error("%s", g->error);
-    }
-    free(mycnf);
-    return rc;
-}
-
-static int wait_guests(struct guest_run *gr)
-{
-    pthread_t *threads = calloc(gr->n, sizeof(pthread_t));
-    if (!threads)
-        abort();
-    double cpu0 = cpu_seconds(), t0 = now();
-    for (size_t i = 0; i < gr->n; i++)
-        pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
-    /* the main thread only redraws the progress lines */
-    for (;;) {
-        bool busy = false;
-        for (size_t i = 0; i < gr->n; i++)
-            if (gr->guests[i].phase != GP_READY && gr->guests[i].phase != GP_FAILED)
-                busy = true;
-        if (!busy)
-            break;
-        progress_tick(gr->progress);
-        struct timespec ts = {0, 500 * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-    for (size_t i = 0; i < gr->n; i++)
-        pthread_join(threads[i], NULL);
-    free(threads);
-    double cpu = cpu_seconds() - cpu0, wall = now() - t0;
-    int rc = 0;
-    for (size_t i = 0; i < gr->n; i++) {
-        if (gr->guests[i].phase == GP_FAILED) {
-            log_error("%s", gr->guests[i].error);
-            rc = -1;
-        }
-    }
-    log_info("run %s: vbed used %.2f s of CPU in %.0f s of waiting for %zu guest%s (%.2f%% of one "
-             "core)",
-             gr->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s", wall > 0 ? 100 * cpu / wall : 0);
-    return rc;
-}
-
-static void report_ready(struct guest_run *gr)
-{
-    for (size_t i = 0; i < gr->n; i++) {
-        const struct guest *g = &gr->guests[i];
-        printf("%s: MariaDB %s ready %.1f s after start (agent %.1f s, setup %.1f s)\n", g->lay.name,
-               g->version, g->t_ready, g->t_agent, g->t_setup);
-    }
-    fflush(stdout);
-}
-
-static void teardown_guests(struct guest_run *gr, bool failed)
-{
-    struct runner *r = gr->r;
-    const char *arm = r->plan->arms[gr->sp->arm].name;
-    for (size_t i = 0; i < gr->n; i++) {
-        struct guest *g = &gr->guests[i];
-        char sub[32], gdir[PATH_MAX];
-        snprintf(sub, sizeof(sub), "guest-%zu", i + 1);
-        results_run_dir(r->res, gr->seq, arm, sub, gdir, sizeof(gdir));
-        hv_destroy(g->dom);
-        g->dom = NULL;
-        /* a guest that failed on its own: its journal tells why (local pools) */
-        if (failed && g->phase == GP_FAILED && g->t_start > 0 && !signals_interrupted() &&
-            !hv_get_info(r->hv)->remote && !strstr(g->error, "another guest"))
-            postmortem_guest(g->lay.root_path, gdir);
-        guest_teardown(g, r->st, gdir, r->o->keep);
-    }
-}
-
-static int run_guest_arm(struct runner *r, const struct plan_spec *sp, unsigned seq)
-{
-    struct guest_run gr = {.r = r, .sp = sp, .seq = seq, .n = (size_t)sp->cfg.guests};
-    const char *arm = r->plan->arms[sp->arm].name;
-    layout_runid(gr.runid, sizeof(gr.runid), r->session, seq);
-    results_run_dir(r->res, seq, arm, NULL, gr.dir, sizeof(gr.dir));
-
-    gr.guests = calloc(gr.n, sizeof(struct guest));
-    const char **names = calloc(gr.n, sizeof(char *));
-    if (!gr.guests || !names)
-        abort();
-    for (size_t i = 0; i < gr.n; i++) {
-        struct guest *g = &gr.guests[i];
-        g->n = (int)i + 1;
-        g->cfg = &sp->cfg;
-        g->abort_all = &gr.abort_all;
-        g->progress_line = i;
-        layout_guest(&g->lay, storage_path(r->st), gr.runid, arm, g->n, &sp->cfg);
-        names[i] = g->lay.name;
-    }
-    gr.progress = progress_new(gr.n, names);
-    for (size_t i = 0; i < gr.n; i++)
-        gr.guests[i].progress = gr.progress;
-
-    int rc = prepare_guests(&gr);
-    if (rc == 0)
-        rc = wait_guests(&gr);
-    progress_end(gr.progress);
-    for (size_t i = 0; i < gr.n; i++)
-        gr.guests[i].progress = NULL;
-    if (rc == 0 && r->o->boot_only)
-        report_ready(&gr);
-    teardown_guests(&gr, rc < 0);
-    free(names);
-    free(gr.guests);
-    return rc;
-}
-
-/* ---- the whole plan ---- */
 
 static int setup(struct runner *r)
 {
     const struct run_config *g = &r->plan->global;
-    bool any_guest = false;
-    for (size_t s = 0; s < r->plan->n_specs; s++)
-        any_guest |= r->plan->arms[r->plan->specs[s].arm].kind == ARM_GUEST;
+    bool any_guest = false, any_host = false;
+    for (size_t s = 0; s < r->plan->n_specs; s++) {
+        bool guest = r->plan->arms[r->plan->specs[s].arm].kind == ARM_GUEST;
+        any_guest |= guest;
+        any_host |= !guest;
+    }
 
     r->res = results_create(r->o->results_root, r->plan->scn);
     if (!r->res)
         return EXIT_ENV;
     log_info("results: %s", r->res->dir);
+    r->meta = meta_create(r->res->dir, r->plan);
+    r->samples = samples_open(r->res->dir);
+    if (!r->meta || !r->samples)
+        return EXIT_ENV;
     if (session_begin(r->o->session, r->session) < 0)
         return EXIT_ENV;
     r->session_started = true;
-    if (!any_guest)
-        return EXIT_OK;
+    meta_set(r->meta, NULL, "accel", json_object_new_string(any_guest ? "unknown" : "none"));
 
-    r->hv = hv_open(r->o->uri);
-    if (!r->hv) {
-        log_error("Start libvirt with scripts/start-daemons.sh, or choose another URI with -c.");
-        return EXIT_ENV;
+    if (any_host || any_guest) {
+        char dir[PATH_MAX], rel[128];
+        recipe_dir_for(g->image, dir, sizeof(dir));
+        snprintf(rel, sizeof(rel), "files/usr/local/share/vbed/vbed_oltp.lua");
+        path_join(r->lua_host, sizeof(r->lua_host), dir, rel);
+        if (any_host && access(r->lua_host, R_OK) != 0) {
+            log_error("The host arm needs '%s' (from the image recipe '%s').", r->lua_host, g->image);
+            return EXIT_ENV;
+        }
     }
-    if (image_build(g->image, NULL, false, &r->img) < 0)
-        return signals_interrupted() ? signals_exit_code() : EXIT_ENV;
-    r->st = storage_open(r->hv, g->pool, g->pool_dir);
-    if (!r->st || storage_ensure_image(r->st, &r->img, &r->im) < 0)
-        return EXIT_ENV;
+    if (any_guest) {
+        r->hv = hv_open(r->o->uri);
+        if (!r->hv) {
+            log_error("Start libvirt with scripts/start-daemons.sh, or choose another URI with -c.");
+            return EXIT_ENV;
+        }
+        if (image_build(g->image, NULL, false, &r->img) < 0)
+            return signals_interrupted() ? signals_exit_code() : EXIT_ENV;
+        r->st = storage_open(r->hv, g->pool, g->pool_dir);
+        if (!r->st || storage_ensure_image(r->st, &r->img, &r->im) < 0)
+            return EXIT_ENV;
+    }
+    record_versions(r);
     return EXIT_OK;
+}
+
+/* Labels every sample of a run carries. */
+static json_object *run_labels(struct run *run)
+{
+    const struct plan *p = run->r->plan;
+    json_object *l = json_object_new_object();
+    json_object_object_add(l, "scenario", json_object_new_string(p->scn->name));
+    json_object_object_add(l, "run", json_object_new_string(run->runid));
+    json_object_object_add(l, "seq", json_object_new_int((int)run->seq));
+    json_object_object_add(l, "repeat", json_object_new_int64(run->repeat));
+    json_object_object_add(l, "arm", json_object_new_string(run->arm));
+    json_object_object_add(l, "arm_kind",
+                           json_object_new_string(key_choice("arm", p->arms[run->sp->arm].kind)));
+    json_object *vars = json_object_new_array();
+    for (size_t v = 0; v < p->n_variants; v++)
+        if (p->variants[v].spec_of_arm[run->sp->arm] == run->spec)
+            json_object_array_add(vars, json_object_new_int((int)v + 1));
+    json_object_object_add(l, "variants", vars);
+    const char *accel = p->arms[run->sp->arm].kind == ARM_HOST ? "none"
+                        : run->r->virt_type == VIRT_KVM     ? "kvm"
+                                                            : "tcg";
+    json_object_object_add(l, "accel", json_object_new_string(accel));
+    return l;
+}
+
+static int execute_run(struct runner *r, size_t spec, long long repeat, double *tps_arm)
+{
+    const struct plan *p = r->plan;
+    struct run run = {.r = r, .spec = spec, .sp = &p->specs[spec], .repeat = repeat, .tps_arm = -1};
+    run.arm = p->arms[run.sp->arm].name;
+    run.seq = ++r->seq;
+    layout_runid(run.runid, sizeof(run.runid), r->session, run.seq);
+    results_run_dir(r->res, run.seq, run.arm, NULL, run.dir, sizeof(run.dir));
+    char rel[64];
+    snprintf(rel, sizeof(rel), "runs/%03u-%s", run.seq, run.arm);
+    run.meta_run = meta_add_run(r->meta, run.seq, run.runid, p, spec, repeat, rel);
+    meta_write(r->meta);
+
+    bool guest = p->arms[run.sp->arm].kind == ARM_GUEST;
+    if (guest)
+        runner_virt_type(r, &run.sp->cfg); /* before the labels: they carry accel */
+    log_info("run %s: arm %s%s, repeat %lld", run.runid, run.arm,
+             guest ? (run.sp->cfg.guests == 1 ? " (1 guest)" : " (guests)") : " (bare host)", repeat);
+    json_object *labels = run_labels(&run);
+    samples_begin_run(r->samples, labels);
+    json_object_put(labels);
+
+    int rc = guest ? guestrun_execute(&run) : hostrun_execute(&run);
+
+    /* what was measured stays, whatever happened after */
+    samples_end_run(r->samples);
+    const char *status = signals_interrupted() ? "interrupted" : rc == 0 ? "ok" : "failed";
+    json_object_object_add(run.meta_run, "status", json_object_new_string(status));
+    meta_write(r->meta);
+    *tps_arm = rc == 0 ? run.tps_arm : -1;
+    return rc;
+}
+
+/* repeats = auto: has spec's TPS settled? */
+static bool converged(const double *v, size_t n, long long cv_target)
+{
+    if (n < 3)
+        return false;
+    double mean = gsl_stats_mean(v, 1, n);
+    double sd = gsl_stats_sd(v, 1, n);
+    return mean > 0 && 100.0 * sd / mean <= (double)cv_target;
 }
 
 int runner_execute(const struct plan *p, const struct runner_opts *o)
@@ -290,36 +196,56 @@ int runner_execute(const struct plan *p, const struct runner_opts *o)
     if (rc != EXIT_OK)
         goto cleanup;
 
-    long long repeats = p->global.repeats < 0 ? p->global.repeats_max : p->global.repeats;
+    bool autorep = p->global.repeats < 0;
+    long long repeats = autorep ? p->global.repeats_max : p->global.repeats;
+    double *tps = calloc(p->n_specs * (size_t)repeats, sizeof(double));
+    size_t *ntps = calloc(p->n_specs, sizeof(size_t));
+    bool *done = calloc(p->n_specs, sizeof(bool));
+    if (!tps || !ntps || !done)
+        abort();
     for (long long rep = 1; rep <= repeats && !signals_interrupted(); rep++) {
         for (size_t s = 0; s < p->n_specs && !signals_interrupted(); s++) {
-            const struct plan_spec *sp = &p->specs[s];
-            const struct plan_arm *arm = &p->arms[sp->arm];
-            unsigned seq = ++r.seq;
-            if (arm->kind == ARM_HOST) {
-                if (o->boot_only)
-                    log_info("run %03u: arm %s is a host arm; --boot-only starts guests only", seq,
-                             arm->name);
+            if (done[s])
+                continue;
+            if (o->boot_only && p->arms[p->specs[s].arm].kind == ARM_HOST) {
+                log_info("arm %s is a host arm; --boot-only starts guests only", p->arms[p->specs[s].arm].name);
+                done[s] = true;
                 continue;
             }
-            log_info("run %03u: arm %s, %lld guest%s, repeat %lld", seq, arm->name, sp->cfg.guests,
-                     sp->cfg.guests == 1 ? "" : "s", rep);
-            if (run_guest_arm(&r, sp, seq) < 0)
+            double t = -1;
+            if (execute_run(&r, s, rep, &t) < 0)
                 r.failed_runs++;
+            if (t >= 0)
+                tps[s * (size_t)repeats + ntps[s]++] = t;
+            if (autorep && converged(&tps[s * (size_t)repeats], ntps[s], p->global.cv_target)) {
+                log_info("run %zu: TPS CV within %lld%% after %lld repeats", s + 1,
+                         p->global.cv_target, rep);
+                done[s] = true;
+            }
         }
     }
+    free(tps);
+    free(ntps);
+    free(done);
+
     if (signals_interrupted()) {
-        log_warn("interrupted by %s; everything the run started was stopped and removed.",
-                 signals_name());
+        log_warn("interrupted by %s; everything the run started was stopped and removed; what was "
+                 "measured is in %s",
+                 signals_name(), r.res->dir);
         rc = signals_exit_code();
     } else if (r.failed_runs) {
-        log_error("%d run%s failed; see %s", r.failed_runs, r.failed_runs == 1 ? "" : "s",
-                  r.res->dir);
+        log_error("%d run%s failed; see %s", r.failed_runs, r.failed_runs == 1 ? "" : "s", r.res->dir);
         rc = EXIT_FAILED;
     }
 cleanup:
     if (signals_interrupted() && rc == EXIT_OK)
         rc = signals_exit_code();
+    if (r.meta)
+        meta_finish(r.meta, signals_interrupted() ? "interrupted"
+                            : rc == EXIT_OK         ? "complete"
+                                                    : "failed");
+    meta_free(r.meta);
+    samples_close(r.samples);
     storage_close(r.st);
     hv_close(r.hv);
     if (r.session_started)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,33 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* In the child: a /dev of its own for the tree. Never the host's /dev:
+ * package scripts in the tree (udev's, for one) would chown the host's
+ * device nodes to the tree's groups. */
+static int private_dev(const char *root)
+{
+    static const struct {
+        const char *name;
+        unsigned major, minor;
+    } nodes[] = {{"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8},
+                 {"urandom", 1, 9}, {"tty", 5, 0}};
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/dev", root);
+    if (mount("vbed-dev", path, "tmpfs", MS_NOSUID, "mode=0755") < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+        snprintf(path, sizeof(path), "%s/dev/%s", root, nodes[i].name);
+        if (mknod(path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) < 0)
+            return -1;
+    }
+    snprintf(path, sizeof(path), "%s/dev/pts", root);
+    if (mkdir(path, 0755) < 0 || mount("devpts", path, "devpts", MS_NOSUID | MS_NOEXEC,
+                                       "newinstance,ptmxmode=0666,mode=0620") < 0)
+        return -1;
+    snprintf(path, sizeof(path), "%s/dev/ptmx", root);
+    return symlink("pts/ptmx", path);
+}
+
 /* In the child: private mounts of /proc, /sys and /dev, then chroot. */
 static int enter_chroot(const char *root)
 {
@@ -49,10 +77,9 @@ static int enter_chroot(const char *root)
     if (mount("proc", path, "proc", 0, NULL) < 0)
         return -1;
     snprintf(path, sizeof(path), "%s/sys", root);
-    if (mount("sysfs", path, "sysfs", 0, NULL) < 0)
+    if (mount("sysfs", path, "sysfs", MS_RDONLY, NULL) < 0)
         return -1;
-    snprintf(path, sizeof(path), "%s/dev", root);
-    if (mount("/dev", path, NULL, MS_BIND | MS_REC, NULL) < 0)
+    if (private_dev(root) < 0)
         return -1;
     if (chroot(root) < 0 || chdir("/") < 0)
         return -1;

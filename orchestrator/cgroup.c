@@ -1,0 +1,148 @@
+/* cgroup.c: cpuset + memory limits for the host arm (see cgroup.h). */
+#include "cgroup.h"
+
+#include "log.h"
+#include "paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CG_ROOT "/sys/fs/cgroup"
+
+struct cgroup {
+    bool v2;
+    char dirs[2][PATH_MAX];   /* v2: [0]; v1: memory, cpuset */
+    char procs[2][PATH_MAX];
+    const char *procs_list[3];
+};
+
+static bool exists(const char *p) { return access(p, F_OK) == 0; }
+
+const char *cgroup_version(void)
+{
+    char buf[256] = "";
+    FILE *f = fopen(CG_ROOT "/cgroup.controllers", "r");
+    if (f) {
+        if (!fgets(buf, sizeof(buf), f))
+            buf[0] = '\0';
+        fclose(f);
+        if (strstr(buf, "memory") && strstr(buf, "cpuset"))
+            return "v2";
+    }
+    if (exists(CG_ROOT "/memory/memory.limit_in_bytes") && exists(CG_ROOT "/cpuset/cpuset.cpus"))
+        return "v1";
+    return NULL;
+}
+
+static int write_file(const char *dir, const char *file, const char *value)
+{
+    char path[PATH_MAX];
+    path_join(path, sizeof(path), dir, file);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(value, f) == EOF || fclose(f) != 0) {
+        log_error("Cannot write '%s' to '%s': %s", value, path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    if (!fgets(buf, (int)len, f))
+        buf[0] = '\0';
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        log_error("Cannot create cgroup '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+struct cgroup *cgroup_create(const char *name, const char *cpus, long long memory)
+{
+    const char *v = cgroup_version();
+    if (!v) {
+        log_error("No cgroup with memory and cpuset controllers is mounted under %s; mount them "
+                  "(cgroupfs-mount) or set host_match = none.",
+                  CG_ROOT);
+        return NULL;
+    }
+    struct cgroup *cg = calloc(1, sizeof(*cg));
+    if (!cg)
+        abort();
+    char mem[32];
+    snprintf(mem, sizeof(mem), "%lld", memory);
+    cg->v2 = strcmp(v, "v2") == 0;
+    if (cg->v2) {
+        /* the root must hand both controllers down */
+        write_file(CG_ROOT, "cgroup.subtree_control", "+cpuset +memory");
+        path_join(cg->dirs[0], sizeof(cg->dirs[0]), CG_ROOT, name);
+        if (make_dir(cg->dirs[0]) < 0 || write_file(cg->dirs[0], "cpuset.cpus", cpus) < 0 ||
+            write_file(cg->dirs[0], "memory.max", mem) < 0 ||
+            write_file(cg->dirs[0], "memory.swap.max", "0") < 0)
+            goto fail;
+        path_join(cg->procs[0], sizeof(cg->procs[0]), cg->dirs[0], "cgroup.procs");
+        cg->procs_list[0] = cg->procs[0];
+        return cg;
+    }
+    char mems[64] = "0";
+    read_file(CG_ROOT "/cpuset/cpuset.mems", mems, sizeof(mems));
+    path_join(cg->dirs[0], sizeof(cg->dirs[0]), CG_ROOT "/memory", name);
+    path_join(cg->dirs[1], sizeof(cg->dirs[1]), CG_ROOT "/cpuset", name);
+    if (make_dir(cg->dirs[0]) < 0 || write_file(cg->dirs[0], "memory.limit_in_bytes", mem) < 0 ||
+        make_dir(cg->dirs[1]) < 0 || write_file(cg->dirs[1], "cpuset.mems", mems) < 0 ||
+        write_file(cg->dirs[1], "cpuset.cpus", cpus) < 0)
+        goto fail;
+    path_join(cg->procs[0], sizeof(cg->procs[0]), cg->dirs[0], "cgroup.procs");
+    path_join(cg->procs[1], sizeof(cg->procs[1]), cg->dirs[1], "cgroup.procs");
+    cg->procs_list[0] = cg->procs[0];
+    cg->procs_list[1] = cg->procs[1];
+    return cg;
+fail:
+    cgroup_destroy(cg);
+    return NULL;
+}
+
+const char *const *cgroup_procs_files(const struct cgroup *cg) { return cg->procs_list; }
+
+long long cgroup_memory_peak(const struct cgroup *cg)
+{
+    char path[PATH_MAX], buf[64];
+    path_join(path, sizeof(path), cg->dirs[0], cg->v2 ? "memory.peak" : "memory.max_usage_in_bytes");
+    if (read_file(path, buf, sizeof(buf)) < 0)
+        return -1;
+    return atoll(buf);
+}
+
+void cgroup_destroy(struct cgroup *cg)
+{
+    if (!cg)
+        return;
+    for (int i = 0; i < 2; i++) {
+        if (!cg->dirs[i][0] || !exists(cg->dirs[i]))
+            continue;
+        /* a just-killed process may take a moment to leave */
+        for (int tries = 0; rmdir(cg->dirs[i]) < 0 && errno == EBUSY && tries < 50; tries++)
+            usleep(100000);
+        if (exists(cg->dirs[i]))
+            log_warn("Cannot remove cgroup '%s': %s", cg->dirs[i], strerror(errno));
+    }
+    free(cg);
+}

@@ -1,0 +1,34 @@
+/* experiment.h: the phases of one run on its targets (guests of a guest
+ * arm, or the host arm), the same code for both:
+ *
+ *   prepare   CREATE DATABASE sbtest; sysbench prepare (compressed tables
+ *             through vbed_oltp.lua); compression checked (fails loudly)
+ *   caches    drop_caches = yes: sync and drop the host's page cache
+ *   warm-up   sysbench run for `warmup` seconds (TPS kept as phase=warmup)
+ *   measure   counters and host page-cache residency before; sysbench run
+ *             for `duration`, started in every target at the same moment
+ *             (threads released together); counters and residency after
+ *   collect   MariaDB's error log of every target
+ *
+ * Targets work in parallel, a thread each. Every figure goes to samples as
+ * soon as it is known, so a failure later in the run loses nothing. */
+#ifndef VBED_EXPERIMENT_H
+#define VBED_EXPERIMENT_H
+
+#include "keys.h"
+#include "samples.h"
+#include "target.h"
+
+struct experiment {
+    const struct run_config *cfg;
+    struct target *t;
+    size_t n;
+    struct samples *samples;
+    char error[512];          /* the first failure */
+    double tps_arm;           /* the result: the arm's TPS over the common window */
+};
+
+/* 0, or -1 with e->error set (also when interrupted). */
+int experiment_run(struct experiment *e);
+
+#endif

@@ -1,0 +1,229 @@
+/* guestrun.c: one run of a guest arm: disks, domains started together and
+ * waited for in parallel, the experiment in all guests at once, then
+ * teardown whatever happened (domains destroyed, console logs saved,
+ * volumes deleted unless --keep; a guest that failed on its own has its
+ * journal read out of its disk first). */
+#include "runctx.h"
+
+#include "configdisk.h"
+#include "domain.h"
+#include "experiment.h"
+#include "guest.h"
+#include "log.h"
+#include "mycnf.h"
+#include "paths.h"
+#include "postmortem.h"
+#include "progress.h"
+#include "signals.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+struct guest_run {
+    struct run *run;
+    struct guest *guests;
+    char (*dirs)[PATH_MAX];
+    size_t n;
+    volatile int abort_all;
+    struct progress *progress;
+};
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *wait_worker(void *arg)
+{
+    struct guest *g = arg;
+    if (guest_wait_ready(g) < 0)
+        *g->abort_all = 1; /* the other guests of the run need not finish booting */
+    return NULL;
+}
+
+/* Disks and domains, one guest after the other (each takes about a second);
+ * the waiting is done for all of them at once. */
+static int start_guests(struct guest_run *gr)
+{
+    struct run *run = gr->run;
+    struct runner *r = run->r;
+    const struct run_config *cfg = &run->sp->cfg;
+    char *mycnf = mycnf_render(cfg);
+    results_write(run->dir, "my.cnf", mycnf);
+    int vt = runner_virt_type(r, cfg);
+    int rc = 0;
+    for (size_t i = 0; i < gr->n && rc == 0; i++) {
+        struct guest *g = &gr->guests[i];
+        void *tar = NULL;
+        size_t tar_len = 0;
+        if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
+            rc = -1;
+            break;
+        }
+        rc = guest_make_disks(g, r->st, r->im.base_path, tar, tar_len);
+        free(tar);
+        if (rc < 0)
+            break;
+        struct domain_spec spec;
+        layout_domain_spec(&spec, &g->lay, &r->im, cfg, vt, r->img.cmdline);
+        char *xml = domain_xml(&spec);
+        if (!xml) {
+            rc = -1;
+            break;
+        }
+        results_write(gr->dirs[i], "domain.xml", xml);
+        rc = guest_start(g, r->hv, xml);
+        free(xml);
+    }
+    free(mycnf);
+    return rc;
+}
+
+static int wait_guests(struct guest_run *gr)
+{
+    pthread_t *threads = calloc(gr->n, sizeof(pthread_t));
+    if (!threads)
+        abort();
+    double cpu0 = cpu_seconds(), t0 = now();
+    for (size_t i = 0; i < gr->n; i++)
+        pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
+    /* this thread only redraws the progress lines */
+    for (;;) {
+        bool busy = false;
+        for (size_t i = 0; i < gr->n; i++)
+            if (gr->guests[i].phase != GP_READY && gr->guests[i].phase != GP_FAILED)
+                busy = true;
+        if (!busy)
+            break;
+        progress_tick(gr->progress);
+        struct timespec ts = {0, 500 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    for (size_t i = 0; i < gr->n; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    double cpu = cpu_seconds() - cpu0, wall = now() - t0;
+    log_info("run %s: vbed used %.2f s of CPU in %.0f s of waiting for %zu guest%s (%.2f%% of one "
+             "core)",
+             gr->run->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s",
+             wall > 0 ? 100 * cpu / wall : 0);
+    int rc = 0;
+    for (size_t i = 0; i < gr->n; i++)
+        if (gr->guests[i].phase == GP_FAILED)
+            rc = -1;
+    return rc;
+}
+
+static void record_ready(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    for (size_t i = 0; i < gr->n; i++) {
+        const struct guest *g = &gr->guests[i];
+        samples_add(r->samples, "boot_to_ready_s", g->t_ready, "s", g->n, NULL, 0, NULL);
+        if (r->o->boot_only)
+            printf("%s: MariaDB %s ready %.1f s after start (agent %.1f s, setup %.1f s)\n",
+                   g->lay.name, g->version, g->t_ready, g->t_agent, g->t_setup);
+    }
+    if (gr->n)
+        meta_set(r->meta, "versions", "mariadb_guest", json_object_new_string(gr->guests[0].version));
+    fflush(stdout);
+}
+
+static int run_experiment(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    struct target *t = calloc(gr->n, sizeof(*t));
+    if (!t)
+        abort();
+    bool local = !hv_get_info(r->hv)->remote;
+    for (size_t i = 0; i < gr->n; i++) {
+        target_for_guest(&t[i], gr->guests[i].n, gr->guests[i].dom, gr->dirs[i]);
+        if (local && gr->guests[i].lay.data_vol[0])
+            snprintf(t[i].data_file, sizeof(t[i].data_file), "%s", gr->guests[i].lay.data_path);
+    }
+    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
+    int rc = experiment_run(&e);
+    if (rc < 0)
+        log_error("run %s: %s", gr->run->runid, e.error);
+    else
+        gr->run->tps_arm = e.tps_arm;
+    for (size_t i = 0; i < gr->n; i++)
+        target_close(&t[i]);
+    free(t);
+    return rc;
+}
+
+static void teardown_guests(struct guest_run *gr, bool failed)
+{
+    struct runner *r = gr->run->r;
+    for (size_t i = 0; i < gr->n; i++) {
+        struct guest *g = &gr->guests[i];
+        hv_destroy(g->dom);
+        g->dom = NULL;
+        /* a guest that failed on its own: its journal tells why (local pools) */
+        if (failed && g->phase == GP_FAILED && g->t_start > 0 && !signals_interrupted() &&
+            !hv_get_info(r->hv)->remote && !strstr(g->error, "another guest"))
+            postmortem_guest(g->lay.root_path, gr->dirs[i]);
+        guest_teardown(g, r->st, gr->dirs[i], r->o->keep);
+    }
+}
+
+int guestrun_execute(struct run *run)
+{
+    struct runner *r = run->r;
+    struct guest_run gr = {.run = run, .n = (size_t)run->sp->cfg.guests};
+    gr.guests = calloc(gr.n, sizeof(struct guest));
+    gr.dirs = calloc(gr.n, PATH_MAX);
+    const char **names = calloc(gr.n, sizeof(char *));
+    if (!gr.guests || !gr.dirs || !names)
+        abort();
+    for (size_t i = 0; i < gr.n; i++) {
+        struct guest *g = &gr.guests[i];
+        char sub[32];
+        g->n = (int)i + 1;
+        g->cfg = &run->sp->cfg;
+        g->abort_all = &gr.abort_all;
+        g->progress_line = i;
+        layout_guest(&g->lay, storage_path(r->st), run->runid, run->arm, g->n, &run->sp->cfg);
+        names[i] = g->lay.name;
+        snprintf(sub, sizeof(sub), "guest-%zu", i + 1);
+        results_run_dir(r->res, run->seq, run->arm, sub, gr.dirs[i], PATH_MAX);
+    }
+    gr.progress = progress_new(gr.n, names);
+    for (size_t i = 0; i < gr.n; i++)
+        gr.guests[i].progress = gr.progress;
+
+    int rc = start_guests(&gr);
+    if (rc == 0)
+        rc = wait_guests(&gr);
+    progress_end(gr.progress);
+    for (size_t i = 0; i < gr.n; i++) {
+        gr.guests[i].progress = NULL;
+        if (gr.guests[i].phase == GP_FAILED)
+            log_error("%s", gr.guests[i].error);
+    }
+    if (rc == 0) {
+        record_ready(&gr);
+        if (!r->o->boot_only)
+            rc = run_experiment(&gr);
+    }
+    teardown_guests(&gr, rc < 0);
+    free(names);
+    free(gr.dirs);
+    free(gr.guests);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* hostrun.c: one run of the host arm: a private mariadbd with the run's
+ * my.cnf (limited to one guest's CPUs and memory unless host_match =
+ * none), the experiment on it, then stopped and removed whatever happened. */
+#include "runctx.h"
+
+#include "experiment.h"
+#include "hostarm.h"
+#include "innodb.h"
+#include "log.h"
+#include "mycnf.h"
+#include "paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int hostrun_execute(struct run *run)
+{
+    struct runner *r = run->r;
+    const struct run_config *cfg = &run->sp->cfg;
+    char *mycnf = mycnf_render(cfg);
+    results_write(run->dir, "my.cnf", mycnf);
+    char base[PATH_MAX], name[96], dir[PATH_MAX];
+    hostarm_base(r->plan->global.pool_dir, base, sizeof(base));
+    snprintf(name, sizeof(name), "vbed-%s-%s", run->runid, run->arm);
+    results_run_dir(r->res, run->seq, run->arm, "host", dir, sizeof(dir));
+
+    if (paths_mkdirs(base, 0755) < 0) {
+        free(mycnf);
+        return -1;
+    }
+    log_info("run %s: starting the host arm's mariadbd (%s)", run->runid,
+             cfg->host_match == HOST_MATCH_GUEST ? "limited to one guest's vcpus and memory"
+                                                 : "the whole host");
+    struct hostarm *h = hostarm_start(cfg, mycnf, base, name);
+    free(mycnf);
+    if (!h)
+        return -1;
+    char version[64];
+    if (innodb_version(h->sql, version, sizeof(version)) == 0)
+        meta_set(r->meta, "versions", "mariadb_host", json_object_new_string(version));
+
+    struct target t;
+    target_for_host(&t, h, r->lua_host, dir);
+    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
+    int rc = experiment_run(&e);
+    if (rc < 0)
+        log_error("run %s: %s", run->runid, e.error);
+    else
+        run->tps_arm = e.tps_arm;
+    target_close(&t);
+    hostarm_stop(h, NULL);
+    return rc;
+}

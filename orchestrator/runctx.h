@@ -1,0 +1,61 @@
+/* runctx.h: what the runner shares with the code that executes one run of
+ * a guest arm (guestrun.c) or of the host arm (hostrun.c). Internal to the
+ * runner; see runner.h for what it does. */
+#ifndef VBED_RUNCTX_H
+#define VBED_RUNCTX_H
+
+#include "hypervisor.h"
+#include "image.h"
+#include "layout.h"
+#include "meta.h"
+#include "plan.h"
+#include "results.h"
+#include "runner.h"
+#include "samples.h"
+#include "session.h"
+#include "storage.h"
+
+#include <json-c/json.h>
+#include <limits.h>
+
+struct runner {
+    const struct plan *plan;
+    const struct runner_opts *o;
+    struct hv *hv;
+    struct storage *st;
+    struct image_info img;
+    struct image_layout im;
+    struct results *res;
+    struct samples *samples;
+    struct meta *meta;
+    char session[SESSION_ID_MAX];
+    bool session_started;
+    char lua_host[PATH_MAX]; /* vbed_oltp.lua for the host arm */
+    unsigned seq;
+    int virt_type;           /* for virt_type = auto, decided once */
+    bool virt_decided;
+    int failed_runs;
+};
+
+/* One run being executed. */
+struct run {
+    struct runner *r;
+    size_t spec;
+    const struct plan_spec *sp;
+    const char *arm;
+    unsigned seq;
+    long long repeat;
+    char runid[32];
+    char dir[PATH_MAX];     /* runs/<seq>-<arm> */
+    json_object *meta_run;  /* its entry in meta.json */
+    double tps_arm;         /* the result, for repeats = auto; <0 if none */
+};
+
+/* Execute a run; 0 if it completed, -1 if it failed (said why). */
+int guestrun_execute(struct run *run);
+int hostrun_execute(struct run *run);
+
+/* The domain type for a run (virt_type, or auto decided once). */
+int runner_virt_type(struct runner *r, const struct run_config *cfg);
+
+#endif

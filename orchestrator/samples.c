@@ -1,0 +1,110 @@
+/* samples.c: the samples.jsonl writer (see samples.h). */
+#include "samples.h"
+
+#include "log.h"
+#include "paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+struct samples {
+    FILE *f;
+    char dir[PATH_MAX];
+    char path[PATH_MAX];
+    json_object *labels;  /* of the current run */
+    json_object *pending; /* array of samples of the current run */
+};
+
+struct samples *samples_open(const char *results_dir)
+{
+    struct samples *s = calloc(1, sizeof(*s));
+    if (!s)
+        abort();
+    snprintf(s->dir, sizeof(s->dir), "%s", results_dir);
+    path_join(s->path, sizeof(s->path), results_dir, "samples.jsonl");
+    s->f = fopen(s->path, "a");
+    if (!s->f) {
+        log_error("Cannot open '%s': %s", s->path, strerror(errno));
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void samples_discard_run(struct samples *s)
+{
+    json_object_put(s->pending);
+    json_object_put(s->labels);
+    s->pending = s->labels = NULL;
+}
+
+void samples_close(struct samples *s)
+{
+    if (!s)
+        return;
+    samples_discard_run(s);
+    fclose(s->f);
+    free(s);
+}
+
+void samples_begin_run(struct samples *s, json_object *labels)
+{
+    samples_discard_run(s);
+    json_object_deep_copy(labels, &s->labels, NULL);
+    s->pending = json_object_new_array();
+}
+
+static double unix_now(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void samples_add(struct samples *s, const char *metric, double value, const char *unit, int guest,
+                 const char *source, double timestamp, json_object *extra)
+{
+    json_object *labels = NULL;
+    json_object_deep_copy(s->labels, &labels, NULL);
+    json_object_object_add(labels, "guest", json_object_new_int(guest));
+    if (extra) {
+        json_object_object_foreach(extra, k, v) json_object_object_add(labels, k, json_object_get(v));
+        json_object_put(extra);
+    }
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "metric", json_object_new_string(metric));
+    json_object_object_add(o, "value", json_object_new_double(value));
+    json_object_object_add(o, "unit", json_object_new_string(unit));
+    json_object_object_add(o, "labels", labels);
+    json_object_object_add(o, "timestamp", json_object_new_double(timestamp > 0 ? timestamp : unix_now()));
+    if (source) {
+        size_t n = strlen(s->dir);
+        const char *rel = strncmp(source, s->dir, n) == 0 && source[n] == '/' ? source + n + 1 : source;
+        json_object_object_add(o, "source", json_object_new_string(rel));
+    }
+    json_object_array_add(s->pending, o);
+}
+
+int samples_end_run(struct samples *s)
+{
+    if (!s->pending)
+        return 0;
+    size_t n = json_object_array_length(s->pending);
+    for (size_t i = 0; i < n; i++) {
+        const char *line = json_object_to_json_string_ext(json_object_array_get_idx(s->pending, i),
+                                                          JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        if (fprintf(s->f, "%s\n", line) < 0)
+            break;
+    }
+    samples_discard_run(s);
+    if (fflush(s->f) != 0 || fsync(fileno(s->f)) != 0) {
+        log_error("Cannot write '%s': %s", s->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* sql.h: one query interface to a MariaDB server, two transports.
+ *
+ *   sql_open_socket  libmariadb (mysql.h) over a local socket: the host arm
+ *   sql_open_agent   the `mariadb` client run in a guest through its guest
+ *                    agent (--batch output, tab-separated): no network,
+ *                    ports or passwords needed
+ *
+ * sql_run() runs statements in order in ONE session (FLUSH TABLES ... FOR
+ * EXPORT; SELECT ...; UNLOCK TABLES must share a session) and returns the
+ * rows they produce: at most one of them may return rows (the agent
+ * transport cannot tell result sets apart). */
+#ifndef VBED_SQL_H
+#define VBED_SQL_H
+
+#include <libvirt/libvirt.h>
+#include <stddef.h>
+
+struct sql_result {
+    size_t rows, cols;
+    char **cells; /* rows * cols, row-major; "NULL" for SQL NULL */
+};
+
+struct sql;
+
+/* NULL after reporting. timeout: seconds to wait for the server. */
+struct sql *sql_open_socket(const char *socket_path, long timeout);
+struct sql *sql_open_agent(virDomainPtr dom);
+void sql_close(struct sql *s);
+
+int sql_run(struct sql *s, const char *const stmts[], struct sql_result *out);
+/* One statement. */
+int sql_query(struct sql *s, const char *stmt, struct sql_result *out);
+void sql_result_free(struct sql_result *r);
+
+/* Cell (row, col) as text / number (0 if missing). */
+const char *sql_cell(const struct sql_result *r, size_t row, size_t col);
+double sql_number(const struct sql_result *r, size_t row, size_t col);
+/* The value column of a SHOW STATUS / SHOW VARIABLES result for name. */
+double sql_status(const struct sql_result *r, const char *name);
+
+#endif

@@ -1,0 +1,137 @@
+/* target.c: guests and the host arm behind one interface (see target.h). */
+#include "target.h"
+
+#include "agent.h"
+#include "inifile.h"
+#include "log.h"
+#include "paths.h"
+#include "spawn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+static double unix_now(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void target_for_guest(struct target *t, int n, virDomainPtr dom, const char *dir)
+{
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "%s", virDomainGetName(dom));
+    t->guest = n;
+    t->dom = dom;
+    t->sql = sql_open_agent(dom);
+    snprintf(t->lua, sizeof(t->lua), "/usr/local/share/vbed/vbed_oltp.lua");
+    snprintf(t->socket, sizeof(t->socket), "/run/mysqld/mysqld.sock");
+    snprintf(t->dir, sizeof(t->dir), "%s", dir);
+    t->local_pid = -1;
+}
+
+void target_for_host(struct target *t, struct hostarm *h, const char *lua, const char *dir)
+{
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "host");
+    t->host = h;
+    t->sql = h->sql;
+    snprintf(t->lua, sizeof(t->lua), "%s", lua);
+    snprintf(t->socket, sizeof(t->socket), "%s", h->socket);
+    snprintf(t->dir, sizeof(t->dir), "%s", dir);
+    t->local_pid = -1;
+}
+
+void target_close(struct target *t)
+{
+    if (t->dom)
+        sql_close(t->sql); /* the host arm's connection belongs to the host arm */
+    t->sql = NULL;
+}
+
+int target_start(struct target *t, const char *const argv[], const char *const env[],
+                 const char *out_name)
+{
+    path_join(t->out_path, sizeof(t->out_path), t->dir, out_name);
+    int rc;
+    if (t->dom) {
+        rc = agent_exec_start(t->dom, argv, env, &t->agent_pid);
+    } else {
+        remove(t->out_path);
+        struct spawn_opts o = {.env = env, .log_path = t->out_path};
+        hostarm_spawn_opts(t->host, &o);
+        t->local_pid = spawn_start(argv, &o);
+        rc = t->local_pid > 0 ? 0 : -1;
+    }
+    /* the program exists now: this is when its run started */
+    t->started = unix_now();
+    return rc;
+}
+
+static int write_out(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        log_error("Cannot write '%s': %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    return 0;
+}
+
+int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
+{
+    if (t->dom) {
+        struct agent_result r = {0};
+        if (agent_exec_wait(t->dom, t->agent_pid, timeout, first_ms, 1000, &r) < 0)
+            return -1;
+        /* stdout, then stderr: one raw log as a terminal would show it */
+        int rc = write_out(t->out_path, r.out, r.out_len);
+        if (rc == 0 && r.err_len) {
+            FILE *f = fopen(t->out_path, "a");
+            if (f) {
+                fwrite(r.err, 1, r.err_len, f);
+                fclose(f);
+            }
+        }
+        *exitcode = r.exitcode;
+        agent_result_free(&r);
+        return rc;
+    }
+    int rc = spawn_wait(t->local_pid, timeout, t->name);
+    t->local_pid = -1;
+    if (rc < 0)
+        return -1;
+    *exitcode = rc;
+    return 0;
+}
+
+char *target_output(const struct target *t)
+{
+    return inifile_read(t->out_path);
+}
+
+int target_fetch(struct target *t, const char *path, const char *name)
+{
+    char dest[PATH_MAX];
+    path_join(dest, sizeof(dest), t->dir, name);
+    if (t->host) {
+        char *text = inifile_read(path);
+        if (!text)
+            return -1;
+        int rc = write_out(dest, text, strlen(text));
+        free(text);
+        return rc;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    if (agent_read_file(t->dom, path, 64 << 20, &data, &len, true) < 0)
+        return -1;
+    int rc = write_out(dest, data, len);
+    free(data);
+    return rc;
+}
