@@ -18,6 +18,7 @@
 struct hv {
     virConnectPtr conn;
     struct hv_info info;
+    bool test_driver;
 };
 
 static void ignore_error(void *opaque, virErrorPtr err)
@@ -95,6 +96,8 @@ static struct hv *open_conn(const char *uri, bool quiet)
     /* a URI with a server part (qemu+ssh://host/system) reaches another machine */
     const char *sep = strstr(hv->info.uri, "://");
     hv->info.remote = sep && sep[3] != '/' && sep[3] != '\0';
+    const char *type = virConnectGetType(hv->conn);
+    hv->test_driver = type && strcmp(type, "TEST") == 0;
     virConnectGetLibVersion(hv->conn, &hv->info.lib_version);
     virConnectGetVersion(hv->conn, &hv->info.hv_version);
     read_capabilities(hv);
@@ -118,7 +121,9 @@ const struct hv_info *hv_get_info(struct hv *hv) { return &hv->info; }
 
 virDomainPtr hv_start(struct hv *hv, const char *xml, const char *name)
 {
-    virDomainPtr dom = virDomainCreateXML(hv->conn, xml, VIR_DOMAIN_START_AUTODESTROY);
+    /* libvirt's test driver (lifecycle tests) implements no AUTODESTROY */
+    unsigned flags = hv->test_driver ? 0 : VIR_DOMAIN_START_AUTODESTROY;
+    virDomainPtr dom = virDomainCreateXML(hv->conn, xml, flags);
     if (!dom)
         log_error("Cannot start domain '%s': %s", name, hv_last_error());
     return dom;

@@ -221,11 +221,13 @@ static int hash_files(struct hasher *h, const char *files_dir)
     while (rc == 0 && (e = fts_read(fts))) {
         const char *rel = e->fts_path + skip;
         switch (e->fts_info) {
+        /* modes as git keeps them: executable or not (a checkout's umask must
+         * not change the key) */
         case FTS_D:
-            hasher_addf(h, "D %s %o\n", rel, (unsigned)(e->fts_statp->st_mode & 07777));
+            hasher_addf(h, "D %s\n", rel);
             break;
         case FTS_F:
-            hasher_addf(h, "F %s %o %lld\n", rel, (unsigned)(e->fts_statp->st_mode & 07777),
+            hasher_addf(h, "F %s %c %lld\n", rel, (e->fts_statp->st_mode & 0111) ? 'x' : '-',
                         (long long)e->fts_statp->st_size);
             rc = hasher_add_file(h, e->fts_path);
             break;

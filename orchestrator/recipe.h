@@ -2,8 +2,8 @@
  * files/ tree laid into the image, and the cache key of what it builds.
  *
  * The key is a SHA-256 over everything that changes the built image: the
- * builder's version, recipe.ini, every file under files/ (path, mode,
- * content), the apt suites and components the packages come from, and the
+ * builder's version, recipe.ini, every file under files/ (path, executable
+ * or not, content), the apt suites and components the packages come from, and the
  * architecture. The mirror's address is not part of it (any mirror serves
  * the same suites). */
 #ifndef VBED_RECIPE_H

@@ -1,0 +1,53 @@
+/* test_configdisk.c: the configuration disk is a tar archive whose run.env
+ * and my.cnf vbed-setup can read, sized in whole 512-byte sectors. */
+#include "testutil.h"
+#include "configdisk.h"
+#include "keys.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+static void archive_contents(void **state)
+{
+    (void)state;
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.filesystem = FS_XFS;
+    cfg.memory = 1LL << 30;
+    void *buf;
+    size_t len;
+    const char *mycnf = "[mariadbd]\ninnodb_buffer_pool_size = 64M\n";
+    assert_int_equal(configdisk_build(&cfg, "vbed-ab12cd-001-guest-1", mycnf, &buf, &len), 0);
+    assert_int_equal(len % 512, 0);
+
+    struct archive *a = archive_read_new();
+    archive_read_support_format_tar(a);
+    assert_int_equal(archive_read_open_memory(a, buf, len), ARCHIVE_OK);
+    struct archive_entry *e;
+    int seen = 0;
+    while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+        char content[1024] = "";
+        la_ssize_t n = archive_read_data(a, content, sizeof(content) - 1);
+        assert_true(n >= 0);
+        content[n] = '\0';
+        if (strcmp(archive_entry_pathname(e), "run.env") == 0) {
+            assert_string_equal(content, "FILESYSTEM=xfs\nHOSTNAME=vbed-ab12cd-001-guest-1\n"
+                                         "TMPFS_SIZE=536870912\n");
+            seen |= 1;
+        } else if (strcmp(archive_entry_pathname(e), "my.cnf") == 0) {
+            assert_string_equal(content, mycnf);
+            seen |= 2;
+        } else {
+            fail_msg("unexpected entry %s", archive_entry_pathname(e));
+        }
+    }
+    assert_int_equal(seen, 3);
+    archive_read_free(a);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(archive_contents)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
