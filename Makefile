@@ -2,8 +2,9 @@
 #
 #   make              build ./vbed
 #   make deps         install every Debian package vbed needs (root)
-#   make test         build and run all tests (unit, cli, lifecycle, image, e2e, report)
-#   make check        the fast tests only (unit, cli, lifecycle)
+#   make test         build and run all tests: unit (with libvirt's test driver), cli,
+#                     report, image, guests and experiment (real guests: ~20 min under TCG)
+#   make check        the fast tests only (unit, cli, report)
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
 #   make demo         a fresh machine's whole path: deps, build, image, quickstart, report
 #   make bench        boot-to-ready and CPU figures (prints, asserts nothing)
@@ -68,18 +69,18 @@ deps:
 # all suites; .ci/run runs this with VBED_TEST_NO_SKIP=1
 test: vbed test-bins
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
-		bash tests/run-tests.sh unit cli
+		bash tests/run-tests.sh unit cli report image guests experiment
 
 check: vbed test-bins
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
-		bash tests/run-tests.sh unit cli
+		bash tests/run-tests.sh unit cli report
 
 check-asan:
 	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all" test-bins
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		VBED=$(CURDIR)/build/asan/vbed VBED_TEST_BIN_DIR=$(CURDIR)/build/asan/tests \
-		bash tests/run-tests.sh unit cli
+		bash tests/run-tests.sh unit cli report
 
 demo:
 	bash scripts/demo.sh

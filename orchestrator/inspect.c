@@ -102,6 +102,14 @@ int inspect_is_file(struct inspect *in, const char *path)
     return r;
 }
 
+int inspect_is_dir(struct inspect *in, const char *path)
+{
+    int r = guestfs_is_dir_opts(in->g, path, -1);
+    if (r < 0)
+        log_error("Cannot look at '%s' in the guest disk: %s", path, last_error(in->g));
+    return r;
+}
+
 int inspect_copy_file(struct inspect *in, const char *guest_path, const char *host_path)
 {
     if (guestfs_download(in->g, guest_path, host_path) < 0) {

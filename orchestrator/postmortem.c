@@ -19,8 +19,14 @@ int postmortem_guest(const char *root_overlay, const char *dir)
     char path[PATH_MAX];
     if (inspect_mount(in, "/dev/sda", "/") < 0)
         goto cleanup;
+    /* a guest that failed early may not have written a journal yet */
+    int journal = inspect_is_dir(in, "/var/log/journal");
+    if (journal < 0)
+        goto cleanup;
     path_join(path, sizeof(path), dir, "journal.txt");
-    if (inspect_journal_text(in, "/var/log/journal", path) < 0)
+    if (journal == 0)
+        log_info("the guest wrote no journal before it failed");
+    else if (inspect_journal_text(in, "/var/log/journal", path) < 0)
         goto cleanup;
     if (inspect_is_file(in, "/var/log/mysql/error.log") == 1) {
         path_join(path, sizeof(path), dir, "mysqld.err");

@@ -10,6 +10,8 @@
 #include "log.h"
 #include "paths.h"
 #include "recipe.h"
+#include "report.h"
+#include "resultsread.h"
 #include "signals.h"
 #include "spawn.h"
 
@@ -178,6 +180,24 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
     return rc;
 }
 
+/* summary.csv, and the table on stdout: what the run found, at a glance
+ * (`vbed report` makes the plots and the html page). */
+static void summarize(const char *dir)
+{
+    struct results_data *rd = results_read(dir);
+    struct report *rep = rd ? report_build(rd) : NULL;
+    if (rep) {
+        report_write_summary_to(rep, dir);
+        printf("\n");
+        report_print(rep, REPORT_TABLE, stdout);
+        printf("\nraw logs, samples and summary.csv: %s\nplots and report.html: vbed report %s\n",
+               dir, dir);
+        fflush(stdout);
+    }
+    report_free(rep);
+    results_data_free(rd);
+}
+
 /* repeats = auto: has spec's TPS settled? */
 static bool converged(const double *v, size_t n, long long cv_target)
 {
@@ -244,6 +264,8 @@ cleanup:
         meta_finish(r.meta, signals_interrupted() ? "interrupted"
                             : rc == EXIT_OK         ? "complete"
                                                     : "failed");
+    if (r.res && r.seq > 0 && !o->boot_only)
+        summarize(r.res->dir);
     meta_free(r.meta);
     samples_close(r.samples);
     storage_close(r.st);

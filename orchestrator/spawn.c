@@ -56,7 +56,9 @@ static int private_dev(const char *root)
         return -1;
     for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
         snprintf(path, sizeof(path), "%s/dev/%s", root, nodes[i].name);
-        if (mknod(path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) < 0)
+        /* chmod: mknod's mode is cut by the umask */
+        if (mknod(path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) < 0 ||
+            chmod(path, 0666) < 0)
             return -1;
     }
     snprintf(path, sizeof(path), "%s/dev/pts", root);

@@ -24,3 +24,27 @@ contains() { # HAYSTACK NEEDLE
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_prog() { command -v "$1" >/dev/null 2>&1 || skip "needs $1 (make deps)"; }
+
+# Start virtlogd and libvirtd if they do not run (no systemd here).
+need_libvirt() {
+  need_root
+  bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null || fail "cannot start libvirt"
+}
+
+# Nothing of a vbed session left: no domain, no per-guest volume, no host
+# arm directory, no qemu or mariadbd of it.
+assert_nothing_left() { # SESSION
+  local s=$1
+  local doms; doms=$(virsh -c qemu:///system list --all --name | grep -- "vbed-$s-" || true)
+  [ -z "$doms" ] || fail "domains left: $doms"
+  local vols; vols=$(ls /var/lib/vbed/pool 2>/dev/null | grep -- "vbed-$s-" || true)
+  [ -z "$vols" ] || fail "disks left: $vols"
+  local hosts; hosts=$(ls /var/lib/vbed/host 2>/dev/null | grep -- "vbed-$s-" || true)
+  [ -z "$hosts" ] || fail "host arm directories left: $hosts"
+  if pgrep -af "qemu-system.*vbed-$s-" >/dev/null; then fail "qemu processes left: $(pgrep -af "qemu-system.*vbed-$s-")"; fi
+  if pgrep -af "mariadbd.*vbed-$s-" >/dev/null; then fail "mariadbd left: $(pgrep -af "mariadbd.*vbed-$s-")"; fi
+  return 0
+}
+
+# The newest results directory under DIR
+latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }

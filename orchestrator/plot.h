@@ -1,0 +1,29 @@
+/* plot.h: the report's plots, drawn by gnuplot's svg terminal (run with an
+ * argv through spawn.h): TPS per variant and arm as grouped bars with 95% CI
+ * error bars; TPS over time per guest, one plot per distinct run of an arm,
+ * warm-up shaded; host page-cache residency of the guests' data disks after
+ * the measure phase, per cache mode. The data files and the gnuplot script
+ * go into a temporary directory that is removed afterwards; the SVG files
+ * into the output directory. */
+#ifndef VBED_PLOT_H
+#define VBED_PLOT_H
+
+#include "report.h"
+
+struct plot {
+    char *file;  /* "tps-bars.svg", in the output directory */
+    char *title; /* what it shows, a sentence */
+};
+
+struct plot_set {
+    struct plot *plots;
+    size_t n;
+};
+
+/* Draw every plot of r into out_dir and list them in set (cleared first).
+ * 0 on success; -1 if gnuplot failed, -2 if it could not be started (not
+ * installed); both reported, and set is then empty. */
+int plot_draw(const struct report *r, const char *out_dir, struct plot_set *set);
+void plot_set_clear(struct plot_set *set);
+
+#endif

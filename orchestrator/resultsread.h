@@ -1,0 +1,91 @@
+/* resultsread.h: a results directory read back into memory for reports:
+ * meta.json (plan, accel, context), samples.jsonl (one sample per line) and
+ * the scenario.ini copy. The format is described in results/README.md.
+ *
+ * samples.jsonl is read line by line: a line that is not a JSON object with
+ * a "metric" string and a numeric "value" is reported as FILE:LINE and
+ * skipped (an interrupted run may leave a partial last line); the rest is
+ * used. Absent text fields read as "" (never NULL). */
+#ifndef VBED_RESULTSREAD_H
+#define VBED_RESULTSREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct results_sample {
+    char *metric;
+    double value;
+    char *unit;
+    char *arm, *arm_kind; /* labels.arm, labels.arm_kind */
+    char *phase;          /* labels.phase: "warmup", "measure" or "" */
+    char *when;           /* labels.when: "before", "after" or "" */
+    char *accel;          /* labels.accel: "kvm", "tcg" or "" */
+    int guest;            /* labels.guest: 1..guests; 0 for host and whole-run samples */
+    int repeat, seq;      /* labels.repeat, labels.seq (0 if absent) */
+    int *variants;        /* labels.variants (1-based); none listed: serves every variant */
+    size_t n_variants;
+    double t; /* labels.t (tps_interval), when has_t */
+    bool has_t;
+    double timestamp;
+    char *source;
+    size_t line; /* its line in samples.jsonl */
+};
+
+struct results_variant {
+    int index; /* 1-based, as in labels.variants */
+    char *label;
+};
+
+struct results_arm {
+    char *name;
+    char *kind; /* "host" or "guest" */
+};
+
+struct results_run {
+    int seq, repeat;
+    char *run, *arm, *status, *dir;
+    int *variants;
+    size_t n_variants;
+    char *disk_cache; /* config.disk_cache, "" for host runs */
+};
+
+/* A scalar of meta.json outside the plan, e.g. {"host.cpu_model", "..."}. */
+struct results_field {
+    char *key, *value;
+};
+
+struct results_data {
+    char *dir;
+    char *scenario_name, *scenario_sha256, *status, *accel, *accel_reason;
+    char *started_at, *ended_at;
+    char *scenario_text; /* scenario.ini, NULL if absent */
+    struct results_variant *variants;
+    size_t n_variants;
+    struct results_arm *arms; /* meta.json's, then any only the samples name */
+    size_t n_arms;
+    struct results_run *runs;
+    size_t n_runs;
+    struct results_sample *samples;
+    size_t n_samples;
+    size_t bad_lines;              /* lines of samples.jsonl skipped */
+    struct results_field *context; /* vbed version, host, versions, image ... */
+    size_t n_context;
+};
+
+/* Read dir. NULL (reported) if dir or its meta.json cannot be read. A
+ * missing samples.jsonl is a warning: a run that measured nothing yet. */
+struct results_data *results_read(const char *dir);
+void results_data_free(struct results_data *rd);
+
+/* Whether a sample (or run) serves variant index. */
+bool results_sample_in_variant(const struct results_sample *s, int variant);
+bool results_run_in_variant(const struct results_run *r, int variant);
+
+/* Lookups; NULL when absent. */
+const struct results_arm *results_find_arm(const struct results_data *rd, const char *name);
+const struct results_run *results_find_run(const struct results_data *rd, int seq);
+
+/* The accel, "" when meta.json does not say; is it software emulation? */
+bool results_is_tcg(const struct results_data *rd);
+
+#endif

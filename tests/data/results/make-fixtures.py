@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""make-fixtures.py: write the two results-directory fixtures of the report
+tests, following results/README.md (samples.jsonl, meta.json, scenario.ini).
+
+Not run by the tests: the fixtures are checked in. Rerun it (python3
+tests/data/results/make-fixtures.py from the source tree) only to change
+them, then regenerate the golden files (VBED_UPDATE_GOLDEN=1) and review.
+
+  quickstart-cache/             quickstart with the guest arm's cache mode as
+                                an axis (writeback, writethrough): 2 variants,
+                                host + guest (2 guests) + tuned, 3 repeats,
+                                TCG, complete. Run 6 drifts (guest 1 still
+                                warming up), run 8 starts its guests 3.5 s
+                                apart.
+  quickstart-trx2-interrupted/  the same with flush_log_at_trx_commit = 2,
+                                interrupted (SIGKILL) while writing run 7:
+                                the last line of samples.jsonl is cut short.
+
+The figures are sized as measured under TCG on the development machines
+(results/README.md, /work/shared/DESIGN.md): a guest does tens of TPS, the
+private host mariadbd hundreds.
+"""
+import json
+import os
+import random
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+SCENARIO = """; quickstart-cache.ini: quickstart.ini with the guest arm's disk cache mode as
+; an axis: writeback (the paper's untuned guest) and writethrough.
+
+[global]
+workload     = oltp_read_write
+tables       = 1
+table_size   = 10000
+threads      = 1
+warmup       = 10s
+duration     = 30s
+compression  = row-zlib
+buffer_pool  = 64M
+memory       = 1G
+vcpus        = 1
+disk_size    = 1G
+drop_caches  = yes
+repeats      = 3
+{extra}
+[host]
+arm          = host
+flush_method = fsync
+
+[guest]
+arm          = guest
+guests       = 2
+disk_cache   = writeback, writethrough
+flush_method = fsync
+
+[tuned]
+arm          = guest
+disk_cache   = none
+disk_io      = native
+disk_format  = raw
+flush_method = O_DIRECT
+"""
+
+# the specs in plan order: (arm, kind, guests, variants, disk_cache, flush_method)
+SPECS = [
+    ("host", "host", 1, [1, 2], None, "fsync"),
+    ("guest", "guest", 2, [1], "writeback", "fsync"),
+    ("tuned", "guest", 1, [1, 2], "none", "O_DIRECT"),
+    ("guest", "guest", 2, [2], "writethrough", "fsync"),
+]
+
+
+def config_of(spec, trx):
+    arm, kind, guests, _, cache, flush = spec
+    c = {"workload": "oltp_read_write", "tables": "1", "table_size": "10000", "threads": "1",
+         "duration": "30s", "warmup": "10s", "report_interval": "1s", "compression": "row-zlib",
+         "key_block_size": "8", "buffer_pool": "64M", "flush_method": flush,
+         "flush_log_at_trx_commit": str(trx), "vcpus": "1", "memory": "1G"}
+    if kind == "guest":
+        c.update({"guests": str(guests), "disk_cache": cache,
+                  "disk_format": "raw" if cache == "none" else "qcow2",
+                  "disk_io": "native" if cache == "none" else "threads", "disk_size": "1G",
+                  "filesystem": "ext4", "virt_type": "auto"})
+    else:
+        c["host_match"] = "guest"
+    return c
+
+
+class Writer:
+    def __init__(self, name, rnd):
+        self.name, self.rnd, self.lines = name, rnd, []
+
+    def add(self, labels, metric, value, unit, guest, source, ts, **extra):
+        lab = dict(labels)
+        lab["guest"] = guest
+        lab.update(extra)
+        sample = {"metric": metric, "value": value, "unit": unit, "labels": lab,
+                  "timestamp": round(ts, 3)}
+        if source:  # figures not read from a log (mincore, /proc/meminfo) have none
+            sample["source"] = source
+        self.lines.append(json.dumps(sample, separators=(",", ":")))
+
+
+def slope(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def one_run(w, scn, session, seq, rep, spec, level, t0, skew=0.4, drift_guest=0):
+    """All samples of one run; returns the time the run ended."""
+    arm, kind, guests, variants, cache, _ = spec
+    rnd = w.rnd
+    run = "%s-%03d" % (session, seq)
+    rdir = "runs/%03d-%s" % (seq, arm)
+    labels = {"scenario": scn, "run": run, "seq": seq, "repeat": rep, "arm": arm,
+              "arm_kind": kind, "variants": variants, "accel": "tcg"}
+    boot = 0.0 if kind == "host" else 55.0 + rnd.uniform(-4, 4)
+    starts = [0.0] if kind == "host" else [rnd.uniform(0, skew) for _ in range(guests)]
+    starts[0] = 0.0
+    if kind == "guest" and guests > 1:
+        starts[-1] = skew
+    t_measure = t0 + boot + 25.0 + 10.2  # boot, prepare, warm-up
+    arm_tps, window_lo, window_hi = 0.0, max(starts), 30.0 + min(starts)
+    for g in range(1, guests + 1):
+        gnum = 0 if kind == "host" else g
+        gdir = "%s/%s" % (rdir, "host" if kind == "host" else "guest-%d" % g)
+        own = level * rnd.uniform(0.97, 1.03)
+        ts0 = t_measure + starts[g - 1]
+        for k in range(1, 11):  # warm-up: the buffer pool fills
+            t = -10.2 + k
+            v = own * (0.35 + 0.06 * k) * rnd.uniform(0.92, 1.08)
+            w.add(labels, "tps_interval", round(v, 2), "tx/s", gnum, gdir + "/sysbench-warmup.out",
+                  ts0 + t, phase="warmup", t=round(t, 1))
+        xs, ys = [], []
+        for k in range(1, 31):
+            trend = 1.0 + (0.16 * (k - 15.5) / 29 if g == drift_guest else 0.0)
+            v = round(own * trend * rnd.uniform(0.93, 1.07), 2)
+            xs.append(k)
+            ys.append(v)
+            w.add(labels, "tps_interval", v, "tx/s", gnum, gdir + "/sysbench-measure.out", ts0 + k,
+                  phase="measure", t=float(k))
+        mean = sum(ys) / len(ys)
+        common = [y for x, y in zip(xs, ys) if starts[g - 1] + x > window_lo and
+                  starts[g - 1] + x <= window_hi + 1e-9]
+        arm_tps += sum(common) / len(common)
+        src = gdir + "/sysbench-measure.out"
+        tend = ts0 + 30.0
+        ml = dict(labels, phase="measure")
+        tps = round(mean, 2)
+        w.add(ml, "tps", tps, "tx/s", gnum, src, tend)
+        for metric, q in (("qps", 20), ("qps_read", 14), ("qps_write", 4), ("qps_other", 2)):
+            w.add(ml, metric, round(tps * q, 2), "q/s", gnum, src, tend)
+        lat = 1000.0 / tps
+        w.add(ml, "latency_avg_ms", round(lat, 2), "ms", gnum, src, tend)
+        w.add(ml, "latency_p95_ms", round(lat * rnd.uniform(1.3, 1.5), 2), "ms", gnum, src, tend)
+        w.add(ml, "latency_max_ms", round(lat * rnd.uniform(3, 6), 2), "ms", gnum, src, tend)
+        w.add(ml, "errors_per_s", 0.0, "1/s", gnum, src, tend)
+        w.add(ml, "reconnects_per_s", 0.0, "1/s", gnum, src, tend)
+        drift = slope(xs, ys) * (xs[-1] - xs[0]) / mean
+        w.add(ml, "steady_state_drift", round(drift, 4), "ratio", gnum, src, tend)
+        alloc = 5242880 + 16384 * rnd.randint(0, 8)
+        w.add(dict(labels, phase="prepare"), "table_bytes_allocated", alloc, "bytes", gnum,
+              gdir + "/sysbench-prepare.out", t_measure - 10.2)
+        w.add(dict(labels, phase="prepare"), "table_bytes_logical", 10485760, "bytes", gnum,
+              gdir + "/sysbench-prepare.out", t_measure - 10.2)
+        w.add(ml, "compression_ratio", round(10485760 / alloc, 4), "ratio", gnum,
+              gdir + "/sysbench-prepare.out", tend)
+        ops = int(tps * 30 * 4.1)
+        w.add(ml, "cmp_compress_ops", ops, "count", gnum, src, tend)
+        w.add(ml, "cmp_compress_ops_ok", int(ops * 0.81), "count", gnum, src, tend)
+        w.add(ml, "cmp_compress_time_s", round(ops * 0.00021, 3), "s", gnum, src, tend)
+        w.add(ml, "cmp_uncompress_ops", int(ops * 0.3), "count", gnum, src, tend)
+        w.add(ml, "cmp_uncompress_time_s", round(ops * 0.00004, 3), "s", gnum, src, tend)
+        req = int(tps * 30 * 182)
+        reads = int(req * rnd.uniform(0.001, 0.004) * (1 if kind == "host" else 6))
+        w.add(ml, "bp_read_requests", req, "count", gnum, src, tend)
+        w.add(ml, "bp_reads", reads, "count", gnum, src, tend)
+        w.add(ml, "bp_hit_ratio", round(1 - reads / req, 5), "ratio", gnum, src, tend)
+        if kind == "guest":
+            resident = {"writeback": 20.6, "writethrough": 19.2, "none": 0.0}[cache] * 2 ** 20
+            before = int(resident * 0.88 * rnd.uniform(0.97, 1.03)) // 4096 * 4096
+            after = int(resident * rnd.uniform(0.97, 1.03)) // 4096 * 4096
+            w.add(labels, "host_cache_data_bytes", before, "bytes", gnum, None, ts0, when="before")
+            w.add(labels, "host_cache_data_bytes", after, "bytes", gnum, None, tend, when="after")
+            w.add(dict(labels, phase="boot"), "boot_to_ready_s", round(boot, 1), "s", gnum,
+                  gdir + "/console.log", t0 + boot)
+    tend = t_measure + 30.0 + skew
+    window = window_hi - window_lo
+    w.add(dict(labels, phase="measure"), "tps_arm", round(arm_tps, 3), "tx/s", 0, rdir, tend)
+    w.add(dict(labels, phase="measure"), "measure_window_s",
+          round(window, 3), "s", 0, rdir, tend)
+    w.add(dict(labels, phase="measure"), "measure_start_skew_s",
+          round(0.0 if kind == "host" else window_lo, 3), "s", 0, rdir, tend)
+    for when, ts in (("before", t_measure), ("after", tend)):
+        w.add(labels, "host_cached_bytes", int(2.1e9 + rnd.uniform(0, 2e8)), "bytes", 0, None, ts,
+              when=when)
+        w.add(labels, "host_dirty_bytes", int(rnd.uniform(1e6, 4e7)), "bytes", 0, None, ts,
+              when=when)
+    w.add(dict(labels, phase="measure"), "vbed_cpu_s", round(rnd.uniform(0.4, 1.2), 2), "s", 0,
+          None, tend)
+    return tend + 20.0
+
+
+def fixture(name, scn, trx, session, levels, stop_after=None, cut_run=None, seed=1):
+    rnd = random.Random(seed)
+    w = Writer(name, rnd)
+    d = os.path.join(HERE, name)
+    os.makedirs(d, exist_ok=True)
+    t0 = 1796000400.0  # 2026-11-30T01:00:00Z
+    t = t0 + 150.0     # the image was cached
+    runs, seq, cut_at = [], 0, None
+    for rep in (1, 2, 3):
+        for spec in SPECS:
+            seq += 1
+            status = "ok"
+            if stop_after is not None and seq > stop_after:
+                status = "interrupted" if seq == cut_run else "pending"
+            if status != "pending":
+                before = len(w.lines)
+                t = one_run(w, scn, session, seq, rep, spec, levels[SPECS.index(spec)], t,
+                            skew=3.5 if seq == 8 else 0.4, drift_guest=1 if seq == 6 else 0)
+                if status == "interrupted":
+                    # killed while writing: half of guest 1's intervals, then a cut line
+                    cut_at = before + 17
+            runs.append({"seq": seq, "run": "%s-%03d" % (session, seq), "arm": spec[0],
+                         "repeat": rep, "variants": spec[3], "status": status,
+                         "dir": "runs/%03d-%s" % (seq, spec[0]), "config": config_of(spec, trx)})
+    lines = w.lines
+    tail = ""
+    if cut_at is not None:
+        tail = lines[cut_at][:97]
+        lines = lines[:cut_at]
+    with open(os.path.join(d, "samples.jsonl"), "w") as f:
+        f.write("".join(line + "\n" for line in lines) + tail)
+    extra = "flush_log_at_trx_commit = %d\n" % trx if trx != 1 else ""
+    text = SCENARIO.format(extra=extra)
+    if trx != 1:
+        text = text.replace("quickstart-cache.ini", "quickstart-trx2.ini", 1)
+    with open(os.path.join(d, "scenario.ini"), "w") as f:
+        f.write(text)
+    import hashlib
+    import time
+    iso = lambda x: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(x))
+    meta = {
+        "vbed_version": "0.1-12-g3f2c9d1", "git_describe": "v0.1-12-g3f2c9d1",
+        "status": "complete" if stop_after is None else "interrupted",
+        "scenario": {"name": scn, "sha256": hashlib.sha256(text.encode()).hexdigest()},
+        "host": {"hostname": "bench1", "kernel": "6.1.0-28-amd64",
+                 "cpu_model": "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", "cpus": 2,
+                 "memory_bytes": 8589934592},
+        "accel": "tcg",
+        "accel_reason": "/dev/kvm is absent: libvirt offers only domain type qemu",
+        "libvirt": {"uri": "qemu:///system", "version": "9.0.0", "qemu_version": "7.2.19"},
+        "versions": {"mariadb_host": "10.11.14-MariaDB-0+deb12u2",
+                     "mariadb_guest": "10.11.14-MariaDB-0+deb12u2", "sysbench": "1.0.20"},
+        "image": {"id": "debian-mariadb-651051847e90",
+                  "hash": "651051847e90c4b1f8a2d3e5b7c9a0f1e2d3c4b5a6978877665544332211ffee"},
+        "vbed_cpu_s": 11.2 if stop_after is None else 6.4,
+        "started_at": iso(t0), "ended_at": iso(t),
+        "variants": [{"index": 1, "label": "guest.disk_cache=writeback"},
+                     {"index": 2, "label": "guest.disk_cache=writethrough"}],
+        "arms": [{"name": "host", "kind": "host"}, {"name": "guest", "kind": "guest"},
+                 {"name": "tuned", "kind": "guest"}],
+        "runs": runs,
+    }
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+        f.write("\n")
+
+
+# tps_arm levels per spec: host, guest writeback (per guest), tuned, guest writethrough
+fixture("quickstart-cache", "quickstart-cache", 1, "k3x9ab", [612.0, 14.8, 24.0, 9.1], seed=1)
+fixture("quickstart-trx2-interrupted", "quickstart-trx2", 2, "p7q2rt", [606.0, 17.2, 24.6, 9.6],
+        stop_after=6, cut_run=7, seed=2)

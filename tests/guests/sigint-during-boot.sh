@@ -1,0 +1,25 @@
+# sigint-during-boot.sh: SIGINT while the guests boot: vbed exits 130 and
+# leaves no domain, no disk and no qemu process; a second SIGINT does not
+# skip the cleanup.
+. "$VBED_SRC/tests/lib.sh"
+need_libvirt
+
+log=$VBED_TEST_TMP/log
+"$VBED" run --id e2eint -o "$VBED_TEST_TMP/res" --boot-only tests/data/scenarios/two-guests.ini >"$log" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  grep -q "vbed-e2eint-001-guest-2: booting" "$log" && break
+  kill -0 $pid 2>/dev/null || { cat "$log"; fail "vbed ended before the guests booted"; }
+  sleep 0.5
+done
+grep -q "booting" "$log" || fail "the guests never started"
+virsh -c qemu:///system list --name | grep -q vbed-e2eint || fail "no domain running before SIGINT"
+kill -INT $pid
+sleep 0.2
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+cat "$log"
+[ $rc -eq 130 ] || fail "exit code $rc after SIGINT, expected 130"
+grep -q "interrupted by SIGINT" "$log" || fail "no word of the interruption"
+assert_nothing_left e2eint
