@@ -19,16 +19,12 @@
 
 #include "resultsread.h"
 #include "stats.h"
+#include "table.h"
 
 #include <stdio.h>
 
 #define REPORT_DRIFT_LIMIT 0.1 /* |steady_state_drift| above this: not steady */
 #define REPORT_SKEW_LIMIT 0.1  /* measure start skew above this share of the window */
-
-enum report_format { REPORT_TABLE, REPORT_CSV, REPORT_JSON, REPORT_MARKDOWN };
-
-/* "table", "csv", "json", "markdown" (or "md"); -1 if none of them. */
-int report_format_parse(const char *name, enum report_format *out);
 
 struct report_cell {
     const struct results_arm *arm;
@@ -83,29 +79,6 @@ extern const char report_figures_rule[];
 const char *report_accel_warning(const struct report *r);
 /* "guest/host 0.049, tuned/host 0.040, tuned/guest 0.807" or "" */
 void report_ratios_text(const struct report *r, size_t variant, char *buf, size_t len);
-
-/* ---- tables shared by every format (and by compare.c and html.c) ---- */
-
-struct report_table {
-    size_t ncols, nrows;   /* rows without the header */
-    char **cells;          /* (nrows + 1) * ncols, header first */
-    unsigned long numeric; /* bit i: column i holds numbers (right-aligned) */
-};
-
-struct report_table *report_table_new(size_t ncols, const char *const *header,
-                                      unsigned long numeric);
-/* Append one row of ncols cells (copied). */
-void report_table_add(struct report_table *t, const char *const *cells);
-/* table: aligned columns; markdown: pipe table; csv: RFC 4180; json: not a
- * table format (prints csv). indent: prefix of every text line. */
-void report_table_print(const struct report_table *t, enum report_format f, FILE *out,
-                        const char *indent);
-void report_table_free(struct report_table *t);
-
-/* A number for people (format, "-" for none: NAN or infinite) and for
- * machines ("%.10g", "" for none). Return buf or the constant. */
-const char *report_human(char *buf, size_t len, const char *format, double v);
-const char *report_number(char *buf, size_t len, double v);
 
 /* The tables of one variant (human formatting), and summary.csv's. */
 struct report_table *report_tps_table(const struct report *r, size_t variant);

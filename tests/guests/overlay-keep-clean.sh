@@ -17,7 +17,7 @@ case $base in "$pool"/vbed-image-*.qcow2) ;; *) fail "overlay backed by '$base',
 ov_bytes=$(du -B1 "$ov" | cut -f1)
 base_bytes=$(du -B1 "$base" | cut -f1)
 echo "overlay after boot: $ov_bytes bytes on disk; base: $base_bytes bytes ($((100 * ov_bytes / base_bytes))%)"
-[ "$((ov_bytes * 100))" -lt "$((base_bytes * 5))" ] || fail "overlay is not small"
+[ "$((ov_bytes * 100))" -lt "$((base_bytes * 2))" ] || fail "overlay is not under 2% of the base image"
 [ -f "$pool/vbed-e2ekeep-001-guest-1-data.qcow2" ] || fail "data disk not kept"
 
 expect_rc 0 "$VBED" clean
