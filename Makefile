@@ -94,7 +94,7 @@ install: vbed
 	install -m 0644 scenarios/*.ini $(DESTDIR)$(DATADIR)/scenarios/
 	cp -R guest-images/. $(DESTDIR)$(DATADIR)/guest-images/
 	install -d $(DESTDIR)$(DATADIR)/scripts
-	install -m 0755 scripts/*.sh $(DESTDIR)$(DATADIR)/scripts/
+	install -m 0755 scripts/install-deps.sh scripts/start-daemons.sh $(DESTDIR)$(DATADIR)/scripts/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vbed

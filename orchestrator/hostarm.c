@@ -39,7 +39,7 @@ static void remove_dir(const char *dir)
     if (access(dir, F_OK) != 0)
         return;
     const char *argv[] = {"rm", "-rf", "--one-file-system", dir, NULL};
-    struct spawn_opts o = {.timeout = 600};
+    struct spawn_opts o = {.timeout = 600, .cleanup = 1};
     spawn_run(argv, &o);
 }
 
@@ -200,15 +200,17 @@ void hostarm_stop(struct hostarm *h, const char *keep_log)
         return;
     if (h->sql && h->pid > 0) {
         struct sql_result r = {0};
-        /* a clean shutdown flushes the buffer pool; SIGTERM would too */
-        sql_query(h->sql, "SHUTDOWN", &r);
+        /* a clean shutdown; SIGTERM does the same when there is no connection */
+        h->sql_shutdown_sent = sql_query(h->sql, "SHUTDOWN", &r) == 0;
         sql_result_free(&r);
     }
     sql_close(h->sql);
     h->sql = NULL;
     if (h->pid > 0) {
-        if (spawn_wait(h->pid, 60, "mariadbd (host arm)") < 0)
-            spawn_stop(h->pid, 10);
+        /* SHUTDOWN was sent (or the connection is gone): give it a minute */
+        if (!h->sql_shutdown_sent)
+            kill(h->pid, SIGTERM);
+        spawn_reap(h->pid, 60);
         h->pid = -1;
     }
     cgroup_destroy(h->cg);

@@ -16,6 +16,7 @@
 #include "sql.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct hostarm {
@@ -28,6 +29,7 @@ struct hostarm {
     struct cgroup *cg;
     pid_t pid;
     struct sql *sql;
+    bool sql_shutdown_sent;
 };
 
 /* The directory host arms live in: <pool_dir>/../host */

@@ -401,7 +401,7 @@ static void remove_tree(const char *dir)
     if (access(dir, F_OK) != 0)
         return;
     const char *argv[] = {"rm", "-rf", "--one-file-system", dir, NULL};
-    struct spawn_opts o = {.timeout = 600};
+    struct spawn_opts o = {.timeout = 600, .cleanup = 1};
     spawn_run(argv, &o);
 }
 

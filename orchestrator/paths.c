@@ -40,8 +40,9 @@ const char *paths_data_dir(void)
         char *slash = strrchr(exe, '/');
         if (slash)
             *slash = '\0';
-        /* the binary sits at the top of the source tree, or in build/<x>/ */
-        const char *up[] = {"", "/../..", NULL};
+        /* the binary sits at the top of the source tree, in build/<x>/, or
+         * installed as <prefix>/bin/vbed (also under a DESTDIR) */
+        const char *up[] = {"", "/../..", "/../share/vbed", NULL};
         for (int i = 0; up[i]; i++) {
             char cand[PATH_MAX], probe[PATH_MAX + 32];
             snprintf(cand, sizeof(cand), "%s%s", exe, up[i]);

@@ -233,7 +233,7 @@ static int status_of(int status, const char *what, int quiet)
 }
 
 /* Wait for pid, draining capture_fd (if >= 0) into r. */
-static int wait_child(struct running *r, long timeout, const char *what, int quiet)
+static int wait_child(struct running *r, long timeout, const char *what, int quiet, int cleanup)
 {
     double deadline = timeout > 0 ? now() + (double)timeout : 0;
     for (;;) {
@@ -284,7 +284,7 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
             }
             return status_of(status, what, quiet);
         }
-        if (signals_interrupted()) {
+        if (signals_interrupted() && !cleanup) {
             spawn_stop(r->pid, 5);
             return SPAWN_INTERRUPTED;
         }
@@ -301,10 +301,17 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
     }
 }
 
+void spawn_reap(pid_t pid, long timeout)
+{
+    struct running r = {.pid = pid, .capture_fd = -1};
+    /* on timeout, wait_child stops it */
+    (void)wait_child(&r, timeout, "", 1, 1);
+}
+
 int spawn_wait(pid_t pid, long timeout, const char *what)
 {
     struct running r = {.pid = pid, .capture_fd = -1};
-    return wait_child(&r, timeout, what, 0);
+    return wait_child(&r, timeout, what, 0, 0);
 }
 
 int spawn_run(const char *const argv[], const struct spawn_opts *o)
@@ -316,7 +323,7 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
     if (r.pid < 0)
         return SPAWN_FAILED;
     log_debug("running %s", desc);
-    int rc = wait_child(&r, o->timeout, desc, o->quiet);
+    int rc = wait_child(&r, o->timeout, desc, o->quiet, o->cleanup);
     if (r.capture_fd >= 0)
         close(r.capture_fd);
     if (o->capture) {

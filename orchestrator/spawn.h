@@ -20,6 +20,7 @@ struct spawn_opts {
     int keep_stderr;             /* stderr to vbed's stderr instead of the log */
     int private_mounts;          /* own mount namespace: mounts made by the child die with it */
     int quiet;                   /* a timeout or a signal is the caller's answer: do not report */
+    int cleanup;                 /* part of cleaning up: runs on when vbed is interrupted */
 };
 
 /* Status codes besides the program's own exit code (0-255): */
@@ -32,8 +33,12 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o);
 
 /* Start in the background; returns the pid or -1 (reported). */
 pid_t spawn_start(const char *const argv[], const struct spawn_opts *o);
-/* Wait for a background child: as spawn_run's result; timeout 0 = forever. */
+/* Wait for a background child: as spawn_run's result; timeout 0 = forever.
+ * An interruption of vbed ends the wait (the child is stopped). */
 int spawn_wait(pid_t pid, long timeout, const char *what);
+/* Wait up to timeout seconds for a child that was asked to stop, even when
+ * vbed is interrupted (cleanup); then SIGTERM/SIGKILL. Reaps it. */
+void spawn_reap(pid_t pid, long timeout);
 /* SIGTERM, then SIGKILL after grace seconds; reaps it. */
 void spawn_stop(pid_t pid, long grace);
 

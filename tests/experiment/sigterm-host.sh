@@ -1,0 +1,29 @@
+# sigterm-host.sh: SIGTERM in the host arm's measure phase: vbed exits 143
+# and leaves no mariadbd, no datadir and no cgroup of the run.
+. "$VBED_SRC/tests/lib.sh"
+need_root
+need_prog jq
+
+sed 's/^duration    = 5s/duration    = 5m/' tests/data/scenarios/host-repeats.ini > "$VBED_TEST_TMP/long.ini"
+log=$VBED_TEST_TMP/log
+"$VBED" run --id e2eterm -o "$VBED_TEST_TMP/res" "$VBED_TEST_TMP/long.ini" >"$log" 2>&1 &
+pid=$!
+for _ in $(seq 1 240); do
+  grep -q 'measure: ' "$log" && break
+  kill -0 $pid 2>/dev/null || { cat "$log"; fail "vbed ended before the measure phase"; }
+  sleep 0.5
+done
+grep -q 'measure: ' "$log" || fail "no measure phase"
+sleep 1
+pgrep -f "mariadbd.*vbed-e2eterm-" >/dev/null || fail "no host arm mariadbd before SIGTERM"
+kill -TERM $pid
+wait $pid
+rc=$?
+cat "$log"
+[ $rc -eq 143 ] || fail "exit code $rc, expected 143"
+assert_nothing_left e2eterm
+for root in /sys/fs/cgroup /sys/fs/cgroup/memory /sys/fs/cgroup/cpuset; do
+  ls "$root" 2>/dev/null | grep -q "vbed-e2eterm-" && fail "cgroup left in $root"
+done
+r=$(latest_results "$VBED_TEST_TMP/res")
+jq -e '.status == "interrupted"' "$r/meta.json" >/dev/null || fail "meta.json does not say interrupted"
