@@ -91,10 +91,19 @@ static void check_libvirt(struct doctor *d, const char *uri)
                                       "scripts/start-daemons.sh does it)",
                "mode %04o: libvirt re-probes QEMU on every domain start (~36 s each here)",
                (unsigned)(st.st_mode & 07777));
-    if (in->kvm_offered)
+    int probed = hv_kvm_probed(hv);
+    if (in->kvm_offered && probed == 1)
+        report(d, V_OK, "kvm", NULL, "offered by libvirt, and a probe kernel booted under it: "
+                                     "guests run under KVM");
+    else if (in->kvm_offered && probed == 0)
+        report(d, V_WARN, "kvm",
+               "check the host's virtualization (nested KVM, BIOS settings); vbed uses TCG meanwhile",
+               "offered by libvirt, but a probe kernel did not boot under it: guests run under "
+               "QEMU TCG (software emulation, ~30x slower)");
+    else if (in->kvm_offered)
         report(d, V_OK, "kvm", NULL,
-               "offered by libvirt%s; vbed run boots a probe guest first and falls back to TCG if "
-               "it hangs",
+               "offered by libvirt%s; not probed yet: vbed run boots a probe kernel first and "
+               "falls back to TCG if it hangs",
                in->remote ? "" : (dev_kvm ? " (/dev/kvm present)" : ""));
     else if (in->qemu_offered)
         report(d, V_WARN, "kvm",

@@ -297,7 +297,8 @@ static int measure(struct experiment *e)
         residency(e, "before");
         double cpu0 = cpu_seconds();
         rc = each(e, m, measure_one, true);
-        samples_add(e->samples, "vbed_cpu_s", cpu_seconds() - cpu0, "s", 0, NULL, 0, NULL);
+        e->cpu_measure_s = cpu_seconds() - cpu0;
+        samples_add(e->samples, "vbed_cpu_s", e->cpu_measure_s, "s", 0, NULL, 0, NULL);
         residency(e, "after");
     }
     if (rc == 0)

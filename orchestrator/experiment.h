@@ -26,6 +26,7 @@ struct experiment {
     struct samples *samples;
     char error[512];          /* the first failure */
     double tps_arm;           /* the result: the arm's TPS over the common window */
+    double cpu_measure_s;     /* vbed's own CPU time during the measure phase */
 };
 
 /* 0, or -1 with e->error set (also when interrupted). */

@@ -157,6 +157,7 @@ static int run_experiment(struct guest_run *gr)
     }
     struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
     int rc = experiment_run(&e);
+    r->cpu_measure_s += e.cpu_measure_s;
     if (rc < 0)
         log_error("run %s: %s", gr->run->runid, e.error);
     else

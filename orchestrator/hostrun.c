@@ -43,6 +43,7 @@ int hostrun_execute(struct run *run)
     target_for_host(&t, h, r->lua_host, dir);
     struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
     int rc = experiment_run(&e);
+    r->cpu_measure_s += e.cpu_measure_s;
     if (rc < 0)
         log_error("run %s: %s", run->runid, e.error);
     else

@@ -234,6 +234,18 @@ static enum accel_verdict probe_kvm(struct hv *hv, const char *kernel)
     return v;
 }
 
+static void probe_key(const struct hv *hv, char *buf, size_t len)
+{
+    snprintf(buf, len, "libvirt %s %s", hv->info.uri, hv->info.hostname);
+}
+
+int hv_kvm_probed(struct hv *hv)
+{
+    char key[600];
+    probe_key(hv, key, sizeof(key));
+    return (int)accel_cache_get(key);
+}
+
 int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why)
 {
     if (requested == VIRT_KVM) {
@@ -249,7 +261,7 @@ int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const 
         return VIRT_QEMU;
     }
     char key[600];
-    snprintf(key, sizeof(key), "libvirt %s %s", hv->info.uri, hv->info.hostname);
+    probe_key(hv, key, sizeof(key));
     enum accel_verdict v = accel_cache_get(key);
     if (v == ACCEL_UNKNOWN) {
         v = probe_kvm(hv, kernel);

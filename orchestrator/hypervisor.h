@@ -53,6 +53,10 @@ int hv_remove_domain(struct hv *hv, const char *name);
  * under it (accel.h; cached per connection and boot). *why explains. */
 int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why);
 
+/* What an earlier KVM probe at this connection found (this boot of the
+ * host): 1 works, 0 does not, -1 not probed yet. No probe is made. */
+int hv_kvm_probed(struct hv *hv);
+
 /* "9.0.0" from 9000000 */
 void hv_format_version(unsigned long v, char *buf, unsigned long len);
 

@@ -35,6 +35,7 @@ struct runner {
     int virt_type;           /* for virt_type = auto, decided once */
     bool virt_decided;
     int failed_runs;
+    double cpu_measure_s;    /* vbed's CPU time in all measure phases */
 };
 
 /* One run being executed. */

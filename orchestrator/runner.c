@@ -261,6 +261,8 @@ cleanup:
     if (signals_interrupted() && rc == EXIT_OK)
         rc = signals_exit_code();
     if (r.meta)
+        meta_set(r.meta, NULL, "vbed_cpu_measure_s", json_object_new_double(r.cpu_measure_s));
+    if (r.meta)
         meta_finish(r.meta, signals_interrupted() ? "interrupted"
                             : rc == EXIT_OK         ? "complete"
                                                     : "failed");

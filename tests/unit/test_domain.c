@@ -92,6 +92,23 @@ static void escaping(void **state)
     free(xml);
 }
 
+/* the KVM probe: a kernel without disks whose panic ends the domain */
+static void probe(void **state)
+{
+    (void)state;
+    char *xml = domain_probe_xml("vbed-probe-1234", VIRT_KVM, "/var/lib/vbed/pool/k & <k>");
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "<domain type=\"kvm\">"));
+    assert_non_null(strstr(xml, "<on_reboot>destroy</on_reboot>"));
+    assert_non_null(strstr(xml, "panic=-1"));
+    assert_non_null(strstr(xml, "k &amp; &lt;k&gt;"));
+    assert_null(strstr(xml, "<disk"));
+    free(xml);
+    xml = domain_probe_xml("vbed-probe-1234", VIRT_KVM, "/var/lib/vbed/pool/vbed-image-x.vmlinuz");
+    golden_check("domain/probe-kvm.xml", xml);
+    free(xml);
+}
+
 static void names(void **state)
 {
     (void)state;
@@ -108,6 +125,7 @@ int main(void)
         cmocka_unit_test(golden_matrix),
         cmocka_unit_test(tmpfs_has_no_data_disk),
         cmocka_unit_test(escaping),
+        cmocka_unit_test(probe),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
