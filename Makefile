@@ -43,7 +43,7 @@ TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 all: vbed
 
 vbed: $(BUILD)/vbed
-	cp $< $@
+	install -m 0755 $< $@
 
 $(BUILD)/vbed: $(BUILD)/obj/main.o $(BUILD)/libvbed.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

@@ -3,6 +3,7 @@
 
 #include "log.h"
 #include "paths.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -44,14 +45,7 @@ static int write_file(const char *dir, const char *file, const char *value)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), dir, file);
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(value, f) == EOF || fclose(f) != 0) {
-        log_error("Cannot write '%s' to '%s': %s", value, path, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    return 0;
+    return textfile_write_text(path, value);
 }
 
 static int read_file(const char *path, char *buf, size_t len)

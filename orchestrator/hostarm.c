@@ -6,6 +6,7 @@
 #include "paths.h"
 #include "session.h"
 #include "signals.h"
+#include "textfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,15 +35,6 @@ void hostarm_base(const char *pool_dir, char *buf, size_t len)
     path_join(buf, len, parent, "host");
 }
 
-static void remove_dir(const char *dir)
-{
-    if (access(dir, F_OK) != 0)
-        return;
-    const char *argv[] = {"rm", "-rf", "--one-file-system", dir, NULL};
-    struct spawn_opts o = {.timeout = 600, .cleanup = 1};
-    spawn_run(argv, &o);
-}
-
 static int own_by_mysql(const char *path)
 {
     struct passwd *pw = getpwnam("mysql");
@@ -52,18 +44,6 @@ static int own_by_mysql(const char *path)
     }
     if (chown(path, pw->pw_uid, pw->pw_gid) < 0) {
         log_error("Cannot give '%s' to the mysql user: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static int write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
-        if (f)
-            fclose(f);
         return -1;
     }
     return 0;
@@ -142,9 +122,9 @@ struct hostarm *hostarm_start(const struct run_config *cfg, const char *mycnf, c
     path_join(h->mycnf, sizeof(h->mycnf), h->dir, "my.cnf");
     path_join(h->errlog, sizeof(h->errlog), h->dir, "mysqld.err");
 
-    remove_dir(h->dir);
+    paths_remove_tree(h->dir);
     if (paths_mkdirs(h->datadir, 0750) < 0 || own_by_mysql(h->dir) < 0 ||
-        own_by_mysql(h->datadir) < 0 || write_file(h->mycnf, mycnf) < 0)
+        own_by_mysql(h->datadir) < 0 || textfile_write_text(h->mycnf, mycnf) < 0)
         goto fail;
     chmod(h->dir, 0755);
     if (cfg->host_match == HOST_MATCH_GUEST) {
@@ -217,7 +197,7 @@ void hostarm_stop(struct hostarm *h, const char *keep_log)
     h->cg = NULL;
     if (keep_log && access(h->errlog, R_OK) == 0)
         copy_file(h->errlog, keep_log);
-    remove_dir(h->dir);
+    paths_remove_tree(h->dir);
     free(h);
 }
 
@@ -281,7 +261,7 @@ int hostarm_clean(const char *base, int dry_run)
             printf("stopped mariadbd %d of %s\n", (int)pid, dir);
         }
         remove_cgroups(de->d_name, 0);
-        remove_dir(dir);
+        paths_remove_tree(dir);
         if (access(dir, F_OK) != 0) {
             printf("removed host arm directory %s\n", dir);
             removed++;

@@ -15,6 +15,7 @@
 #include "recipe.h"
 #include "signals.h"
 #include "spawn.h"
+#include "textfile.h"
 #include "units.h"
 
 #include <dirent.h>
@@ -131,11 +132,8 @@ static int step(struct build *b, const char *what, const char *const argv[], boo
 
 static int write_text(const char *path, const char *text, mode_t mode)
 {
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
+    if (textfile_write_text(path, text) < 0)
         return -1;
-    }
     chmod(path, mode);
     return 0;
 }
@@ -396,15 +394,6 @@ static int write_manifest(struct build *b, const struct image_info *info, json_o
     return rc;
 }
 
-static void remove_tree(const char *dir)
-{
-    if (access(dir, F_OK) != 0)
-        return;
-    const char *argv[] = {"rm", "-rf", "--one-file-system", dir, NULL};
-    struct spawn_opts o = {.timeout = 600, .cleanup = 1};
-    spawn_run(argv, &o);
-}
-
 /* Builds left by a vbed that died: .build-<id>-<pid> whose pid is gone. */
 static void remove_stale_builds(const char *dir)
 {
@@ -422,7 +411,7 @@ static void remove_stale_builds(const char *dir)
         char path[PATH_MAX];
         path_join(path, sizeof(path), dir, de->d_name);
         log_info("image: removing an unfinished build %s", path);
-        remove_tree(path);
+        paths_remove_tree(path);
     }
     closedir(d);
 }
@@ -458,7 +447,7 @@ static int run_build(struct build *b, struct image_info *info)
     path_join(qcow2, sizeof(qcow2), b->tmp, "root.qcow2");
     sizes[1] = allocated_bytes(qcow2);
     log_info("image: removing the tree");
-    remove_tree(b->tree);
+    paths_remove_tree(b->tree);
     if (write_manifest(b, info, key, all, sizes, now_s() - t0) < 0)
         return -1; /* the manifest owns key and all now */
     if (rename(b->tmp, info->dir) < 0) {
@@ -517,7 +506,7 @@ int image_build(const char *name, const char *mirror, bool force, struct image_i
         return 0;
     }
     if (force && info->built)
-        remove_tree(info->dir);
+        paths_remove_tree(info->dir);
 
     struct recipe *r = NULL;
     struct apt_sources src;
@@ -544,7 +533,7 @@ int image_build(const char *name, const char *mirror, bool force, struct image_i
         path_join(keep, sizeof(keep), dir, leaf);
         if (rename(b.log, keep) == 0)
             log_error("The image was not built; its log is kept at %s", keep);
-        remove_tree(b.tmp);
+        paths_remove_tree(b.tmp);
     }
     fill_paths(info);
 cleanup:
@@ -633,7 +622,7 @@ int image_remove(const char *id)
     }
     char path[PATH_MAX];
     path_join(path, sizeof(path), dir, match);
-    remove_tree(path);
+    paths_remove_tree(path);
     if (access(path, F_OK) == 0) {
         log_error("Cannot remove '%s'.", path);
         return -1;

@@ -17,8 +17,5 @@ typedef void (*inifile_value_fn)(void *user, const char *section, const char *na
 int inifile_parse(const char *text, inifile_section_fn on_section, inifile_value_fn on_value,
                   void *user);
 
-/* Read a whole text file (NUL-terminated); NULL with errno set on failure,
- * or with errno = EINVAL if it contains NUL bytes. */
-char *inifile_read(const char *path);
 
 #endif

@@ -2,6 +2,7 @@
 #include "paths.h"
 
 #include "log.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -71,6 +72,15 @@ int path_join(char *buf, size_t len, const char *a, const char *b)
     size_t la = strlen(a);
     int n = snprintf(buf, len, "%s%s%s", a, (la && a[la - 1] == '/') ? "" : "/", b);
     return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+void paths_remove_tree(const char *dir)
+{
+    if (access(dir, F_OK) != 0)
+        return;
+    const char *argv[] = {"rm", "-rf", "--one-file-system", dir, NULL};
+    struct spawn_opts o = {.timeout = 600, .cleanup = 1};
+    spawn_run(argv, &o);
 }
 
 int paths_mkdirs(const char *dir, unsigned mode)

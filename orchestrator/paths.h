@@ -12,6 +12,9 @@ const char *paths_cache_dir(void);
 void paths_set_cache_dir(const char *dir);
 /* Join a and b with one '/'. Returns -1 if it does not fit. */
 int path_join(char *buf, size_t len, const char *a, const char *b);
+/* rm -rf, never crossing into another filesystem (a mount left in a tree
+ * stays untouched); runs to the end even when vbed is interrupted. */
+void paths_remove_tree(const char *dir);
 /* mkdir -p; 0 on success (reported on failure). */
 int paths_mkdirs(const char *dir, unsigned mode);
 

@@ -1,26 +1,11 @@
 /* plan.c: expand a checked scenario into variants and distinct runs, and
  * check the rules that involve several keys on every resolved run. */
 #include "plan.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        abort();
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q)
-        abort();
-    return q;
-}
 
 /* The entry that decides key for an arm: its own, else [global]'s. */
 static const struct scn_entry *source_of(const struct plan *p, size_t arm, const struct key_def *key,

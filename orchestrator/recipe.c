@@ -5,6 +5,7 @@
 #include "inifile.h"
 #include "log.h"
 #include "paths.h"
+#include "textfile.h"
 #include "units.h"
 
 #include <ctype.h>
@@ -144,7 +145,7 @@ struct recipe *recipe_load(const char *dir)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), dir, "recipe.ini");
-    char *text = inifile_read(path);
+    char *text = textfile_read(path);
     if (!text) {
         log_error("Cannot read the image recipe '%s': %s", path, strerror(errno));
         return NULL;

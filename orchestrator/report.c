@@ -1,6 +1,7 @@
 /* report.c: per (variant, arm) statistics of a results directory, its notes,
  * and the report in every text format (see report.h). */
 #include "report.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -22,27 +23,6 @@ const char report_figures_rule[] =
     "host page cache after the measure phase. drifting: guests whose TPS drifts by more than 0.1 "
     "over the measure phase, of those checked. skew max: the largest gap between the starts of "
     "the guests' measure phases.";
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        abort();
-    return p;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-    char *s;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        abort();
-    return s;
-}
 
 /* ---- building the report ---- */
 

@@ -3,6 +3,7 @@
 
 #include "log.h"
 #include "paths.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,14 +16,7 @@ int results_write(const char *dir, const char *name, const char *text)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    return 0;
+    return textfile_write_text(path, text);
 }
 
 struct results *results_create(const char *root, const struct scenario *scn)

@@ -1,5 +1,6 @@
 /* resultsread.c: read a results directory back (see resultsread.h). */
 #include "resultsread.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -24,14 +25,6 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
         abort();
     *cap = n;
     return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
-    return d;
 }
 
 /* A string member of obj, "" when absent or not a string. */

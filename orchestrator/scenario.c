@@ -6,9 +6,11 @@
  * takes one, and where a key may appear. Rules that involve several keys are
  * checked per run in plan.c. */
 #include "scenario.h"
+#include "xalloc.h"
 
 #include "inifile.h"
 #include "log.h"
+#include "textfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -55,22 +57,6 @@ struct parse_state {
     struct diag *diag;
     bool section_ok; /* the last header was accepted (not a duplicate, valid name) */
 };
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        abort();
-    return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q)
-        abort();
-    return q;
-}
 
 static char *trim(char *s)
 {
@@ -241,7 +227,7 @@ static void on_value(void *opaque, const char *section, const char *name, const 
 
 static char *read_file(const char *path, struct diag *d)
 {
-    char *text = inifile_read(path);
+    char *text = textfile_read(path);
     if (!text && errno == EINVAL)
         diag_add(d, "%s: not a text file (it contains NUL bytes)", path);
     else if (!text && (errno == ENOENT || errno == EACCES || errno == ENOTDIR))

@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "signals.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -232,6 +233,26 @@ static int status_of(int status, const char *what, int quiet)
     return SPAWN_SIGNALED;
 }
 
+/* One read from the capture pipe into r's buffer; closes the pipe at its
+ * end or on an error. Returns the bytes read. */
+static ssize_t read_some(struct running *r)
+{
+    if (r->len + 4096 + 1 > r->cap) {
+        r->cap = (r->len + 4096 + 1) * 2;
+        r->buf = xrealloc(r->buf, r->cap);
+    }
+    ssize_t n = read(r->capture_fd, r->buf + r->len, 4096);
+    if (n > 0) {
+        r->len += (size_t)n;
+        return n;
+    }
+    if (n == 0 || errno != EINTR) {
+        close(r->capture_fd);
+        r->capture_fd = -1;
+    }
+    return 0;
+}
+
 /* Wait for pid, draining capture_fd (if >= 0) into r. */
 static int wait_child(struct running *r, long timeout, const char *what, int quiet, int cleanup)
 {
@@ -241,24 +262,8 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
         if (r->capture_fd >= 0) {
             struct pollfd pfd = {.fd = r->capture_fd, .events = POLLIN};
             int pr = poll(&pfd, 1, 100);
-            if (pr > 0) {
-                if (r->len + 4096 + 1 > r->cap) {
-                    r->cap = (r->len + 4096 + 1) * 2;
-                    char *grown = realloc(r->buf, r->cap);
-                    if (!grown)
-                        abort();
-                    r->buf = grown;
-                }
-                ssize_t n = read(r->capture_fd, r->buf + r->len, 4096);
-                if (n > 0) {
-                    r->len += (size_t)n;
-                    continue;
-                }
-                if (n == 0) {
-                    close(r->capture_fd);
-                    r->capture_fd = -1;
-                }
-            }
+            if (pr > 0 && read_some(r) > 0)
+                continue;
         }
         pid_t w = waitpid(r->pid, &status, WNOHANG);
         if (w == r->pid && r->capture_fd < 0)
@@ -266,22 +271,8 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
         if (w == r->pid) {
             /* exited; drain what is left in the pipe */
             r->pid = -1;
-            while (r->capture_fd >= 0) {
-                if (r->len + 4096 + 1 > r->cap) {
-                    r->cap = (r->len + 4096 + 1) * 2;
-                    char *grown = realloc(r->buf, r->cap);
-                    if (!grown)
-                        abort();
-                    r->buf = grown;
-                }
-                ssize_t n = read(r->capture_fd, r->buf + r->len, 4096);
-                if (n > 0)
-                    r->len += (size_t)n;
-                else if (n == 0 || errno != EINTR) {
-                    close(r->capture_fd);
-                    r->capture_fd = -1;
-                }
-            }
+            while (r->capture_fd >= 0)
+                read_some(r);
             return status_of(status, what, quiet);
         }
         if (signals_interrupted() && !cleanup) {

@@ -1,5 +1,6 @@
 /* table.c: the tables every report format prints (see table.h). */
 #include "table.h"
+#include "xalloc.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -23,22 +24,6 @@ int report_format_parse(const char *name, enum report_format *out)
             return 0;
         }
     return -1;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        abort();
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        abort();
-    return d;
 }
 
 

@@ -2,10 +2,10 @@
 #include "target.h"
 
 #include "agent.h"
-#include "inifile.h"
 #include "log.h"
 #include "paths.h"
 #include "spawn.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -71,18 +71,6 @@ int target_start(struct target *t, const char *const argv[], const char *const e
     return rc;
 }
 
-static int write_out(const char *path, const char *text, size_t len)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    return 0;
-}
-
 int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
 {
     if (t->dom) {
@@ -90,7 +78,7 @@ int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
         if (agent_exec_wait(t->dom, t->agent_pid, timeout, first_ms, 1000, &r) < 0)
             return -1;
         /* stdout, then stderr: one raw log as a terminal would show it */
-        int rc = write_out(t->out_path, r.out, r.out_len);
+        int rc = textfile_write(t->out_path, r.out, r.out_len);
         if (rc == 0 && r.err_len) {
             FILE *f = fopen(t->out_path, "a");
             if (f) {
@@ -112,7 +100,7 @@ int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
 
 char *target_output(const struct target *t)
 {
-    return inifile_read(t->out_path);
+    return textfile_read(t->out_path);
 }
 
 int target_fetch(struct target *t, const char *path, const char *name)
@@ -120,10 +108,10 @@ int target_fetch(struct target *t, const char *path, const char *name)
     char dest[PATH_MAX];
     path_join(dest, sizeof(dest), t->dir, name);
     if (t->host) {
-        char *text = inifile_read(path);
+        char *text = textfile_read(path);
         if (!text)
             return -1;
-        int rc = write_out(dest, text, strlen(text));
+        int rc = textfile_write(dest, text, strlen(text));
         free(text);
         return rc;
     }
@@ -131,7 +119,7 @@ int target_fetch(struct target *t, const char *path, const char *name)
     size_t len = 0;
     if (agent_read_file(t->dom, path, 64 << 20, &data, &len, true) < 0)
         return -1;
-    int rc = write_out(dest, data, len);
+    int rc = textfile_write(dest, data, len);
     free(data);
     return rc;
 }
