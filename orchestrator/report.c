@@ -338,7 +338,9 @@ struct report_table *report_summary_table(const struct report *r)
             snprintf(b[19], 32, "%d", c->drifting);
             snprintf(b[20], 32, "%d", c->drift_samples);
             const char *row[] = {
-                b[0], r->variants[v].variant->label, c->arm->name, c->arm->kind, r->rd->accel,
+                /* the host arm runs on the bare host whatever the guests ran under */
+                b[0], r->variants[v].variant->label, c->arm->name, c->arm->kind,
+                strcmp(c->arm->kind, "host") == 0 ? "none" : r->rd->accel,
                 b[5], b[6], report_number(b[7], 32, any ? s->mean : NAN),
                 report_number(b[8], 32, spread ? s->sd : NAN),
                 report_number(b[9], 32, spread ? s->ci95_low : NAN),

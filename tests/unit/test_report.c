@@ -174,7 +174,7 @@ static void summary_written(void **state)
     for (const char *p = csv; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 1 + 2 * 3);
-    assert_non_null(strstr(csv, "1,guest.disk_cache=writeback,host,host,tcg,0,3,604.3583333"));
+    assert_non_null(strstr(csv, "1,guest.disk_cache=writeback,host,host,none,0,3,604.3583333"));
     free(csv);
     remove_tmpdir(dir);
     /* a directory that is not there: reported, -1 */

@@ -1,0 +1,29 @@
+# recorded.sh: `vbed report` on a results directory recorded from a real
+# quickstart run under TCG here (two repeats; raw logs left out): every
+# format equals its golden file (VBED_UPDATE_GOLDEN=1 rewrites them), and
+# the table says what a reader looks for.
+. "$VBED_SRC/tests/lib.sh"
+
+name=quickstart-tcg-recorded
+golden=tests/data/report/$name
+res=$VBED_TEST_TMP/$name
+cp -r "tests/data/results/$name" "$res"
+
+for f in table:table csv:csv json:json markdown:md; do
+  format=${f%%:*} ext=${f#*:}
+  expect_rc 0 "$VBED" report --no-html --format="$format" "$res"
+  printf '%s\n' "$out" > "$VBED_TEST_TMP/out.$ext"
+  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
+    cp "$VBED_TEST_TMP/out.$ext" "$golden.$ext"
+  elif ! diff -u "$golden.$ext" "$VBED_TEST_TMP/out.$ext"; then
+    fail "--format=$format differs from $golden.$ext"
+  fi
+done
+expect_rc 0 "$VBED" report --no-html "$res"
+contains "$out" "not comparable with KVM" || fail "no TCG warning"
+for arm in host guest tuned; do
+  echo "$out" | grep -Eq "^  $arm +(host|guest) +[-12] +2 " || fail "no row with n=2 for arm $arm"
+done
+contains "$out" "Ratios of mean TPS: guest/host " || fail "no Guest/Host ratio"
+contains "$out" "tuned/guest " || fail "no tuned/Guest ratio"
+[ "$(wc -l < "$res/summary.csv")" -eq 4 ] || fail "summary.csv: expected a header and 3 rows"
