@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "hypervisor.h"
+#include "keys.h"
 #include "log.h"
 #include "paths.h"
 
@@ -195,7 +196,7 @@ int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
     check_libvirt(&d, ctx->uri);
     check_programs(&d);
     check_space(&d, "image cache", paths_cache_dir());
-    check_space(&d, "pool", "/var/lib/vbed/pool");
+    check_space(&d, "pool", key_find("pool_dir")->def);
     check_host_control(&d);
     printf("\n%d failed, %d warning%s\n", d.fails, d.warns, d.warns == 1 ? "" : "s");
     return d.fails ? EXIT_FAILED : EXIT_OK;

@@ -4,6 +4,7 @@
 #include "domain.h"
 #include "exitcode.h"
 #include "hypervisor.h"
+#include "image.h"
 #include "layout.h"
 #include "log.h"
 #include "paths.h"
@@ -99,9 +100,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 
 /* The domain type a dry run shows: virt_type if forced; else what the
  * connection offers, or qemu when no libvirt answers. */
-static int dry_run_virt_type(const struct plan *p, const char *uri, const char **why)
+static int dry_run_virt_type(const char *uri, const char **why)
 {
-    (void)p;
     struct hv *hv = hv_try_open(uri);
     if (!hv) {
         *why = "no libvirt answered; assuming qemu (TCG)";
@@ -119,9 +119,14 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
     if (paths_mkdirs(o->xml_dir, 0755) < 0)
         return -1;
     const char *session = o->session ? o->session : "dryrun";
-    const char *cmdline = "root=/dev/vda rw console=ttyS0,115200";
+    /* the image's id and kernel command line come from its recipe; it need
+     * not be built for that */
+    struct image_info img;
+    if (image_resolve(p->global.image, NULL, &img) < 0)
+        return -1;
     struct image_layout im;
-    layout_image(&im, p->global.pool_dir, p->global.image);
+    layout_image(&im, p->global.pool_dir, img.id);
+    const char *cmdline = img.cmdline;
     size_t written = 0;
     for (size_t s = 0; s < p->n_specs; s++) {
         const struct plan_spec *sp = &p->specs[s];
@@ -166,7 +171,7 @@ static int dry_run(const struct plan *p, const struct run_opts *o, const char *u
         if (p->arms[p->specs[s].arm].kind == ARM_GUEST && p->specs[s].cfg.virt_type == VIRT_AUTO)
             needs_auto = 1;
     if (needs_auto)
-        auto_type = dry_run_virt_type(p, uri, &why);
+        auto_type = dry_run_virt_type(uri, &why);
     plan_print(p, stdout);
     if (needs_auto)
         printf("\nvirt_type auto: %s -> %s\n", why, auto_type == VIRT_KVM ? "kvm" : "qemu");

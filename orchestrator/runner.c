@@ -163,8 +163,11 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
     bool guest = p->arms[run.sp->arm].kind == ARM_GUEST;
     if (guest)
         runner_virt_type(r, &run.sp->cfg); /* before the labels: they carry accel */
-    log_info("run %s: arm %s%s, repeat %lld", run.runid, run.arm,
-             guest ? (run.sp->cfg.guests == 1 ? " (1 guest)" : " (guests)") : " (bare host)", repeat);
+    if (guest)
+        log_info("run %s: arm %s (%lld guest%s), repeat %lld", run.runid, run.arm,
+                 run.sp->cfg.guests, run.sp->cfg.guests == 1 ? "" : "s", repeat);
+    else
+        log_info("run %s: arm %s (bare host), repeat %lld", run.runid, run.arm, repeat);
     json_object *labels = run_labels(&run);
     samples_begin_run(r->samples, labels);
     json_object_put(labels);
