@@ -1,5 +1,6 @@
 /* agent.c: guest-ping, guest-exec, guest-exec-status and guest-file-* */
 #include "agent.h"
+#include "xalloc.h"
 
 #include "hypervisor.h"
 #include "log.h"
@@ -73,7 +74,7 @@ int agent_ping(virDomainPtr dom, int timeout)
 static int base64_decode(const char *in, char **out, size_t *out_len)
 {
     size_t n = strlen(in);
-    unsigned char *buf = malloc(n / 4 * 3 + 4);
+    unsigned char *buf = xcalloc(1, n / 4 * 3 + 4);
     if (!buf)
         return -1;
     int len = n ? EVP_DecodeBlock(buf, (const unsigned char *)in, (int)n) : 0;
@@ -127,7 +128,7 @@ static int take_data(json_object *ret, const char *key, char **out, size_t *len)
 {
     json_object *v;
     if (!json_object_object_get_ex(ret, key, &v)) {
-        *out = calloc(1, 1);
+        *out = xcalloc(1, 1);
         *len = 0;
         return *out ? 0 : -1;
     }
@@ -233,7 +234,7 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
         }
         bool eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
         json_object_put(ret);
-        char *grown = realloc(buf, used + clen + 1);
+        char *grown = xrealloc(buf, used + clen + 1);
         if (!grown) {
             free(chunk);
             break;
@@ -256,7 +257,7 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
         free(buf);
         return -1;
     }
-    *data = buf ? buf : calloc(1, 1);
+    *data = buf ? buf : xcalloc(1, 1);
     *len = used;
     return 0;
 }

@@ -1,5 +1,6 @@
 /* cgroup.c: cpuset + memory limits for the host arm (see cgroup.h). */
 #include "cgroup.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -78,9 +79,7 @@ struct cgroup *cgroup_create(const char *name, const char *cpus, long long memor
                   CG_ROOT);
         return NULL;
     }
-    struct cgroup *cg = calloc(1, sizeof(*cg));
-    if (!cg)
-        abort();
+    struct cgroup *cg = xcalloc(1, sizeof(*cg));
     char mem[32];
     snprintf(mem, sizeof(mem), "%lld", memory);
     cg->v2 = strcmp(v, "v2") == 0;

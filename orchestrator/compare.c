@@ -1,5 +1,6 @@
 /* compare.c: two results directories side by side (see compare.h). */
 #include "compare.h"
+#include "xalloc.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -59,11 +60,9 @@ static void add_row(struct comparison *c, const char *variant, const struct repo
 
 struct comparison *compare_build(const struct report *a, const struct report *b)
 {
-    struct comparison *c = calloc(1, sizeof(*c));
+    struct comparison *c = xcalloc(1, sizeof(*c));
     size_t most = a->rd->n_variants * a->rd->n_arms + b->rd->n_variants * b->rd->n_arms;
-    c->rows = calloc(most ? most : 1, sizeof(*c->rows));
-    if (!c || !c->rows)
-        abort();
+    c->rows = xcalloc(most ? most : 1, sizeof(*c->rows));
     c->a = a;
     c->b = b;
     /* A's order first, then what only B has */

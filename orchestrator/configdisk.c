@@ -1,5 +1,6 @@
 /* configdisk.c: a tar archive in memory with libarchive (see configdisk.h). */
 #include "configdisk.h"
+#include "xalloc.h"
 
 #include "log.h"
 
@@ -34,7 +35,7 @@ int configdisk_build(const struct run_config *cfg, const char *hostname, const c
 
     /* an archive is a few blocks of 10 KiB; leave ample room */
     size_t cap = 64 * 1024 + strlen(mycnf) * 2;
-    void *mem = calloc(1, cap);
+    void *mem = xcalloc(1, cap);
     size_t used = 0;
     struct archive *a = archive_write_new();
     if (!mem || !a || archive_write_set_format_ustar(a) != ARCHIVE_OK ||

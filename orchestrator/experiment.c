@@ -1,5 +1,6 @@
 /* experiment.c: prepare, warm-up, measure, collect (see experiment.h). */
 #include "experiment.h"
+#include "xalloc.h"
 
 #include "hostcache.h"
 #include "innodb.h"
@@ -57,11 +58,9 @@ static void *job_thread(void *arg)
 /* fn on every target at once; -1 if any failed */
 static int each(struct experiment *e, struct measured *m, int (*fn)(struct job *), bool barrier)
 {
-    struct job *jobs = calloc(e->n, sizeof(*jobs));
-    pthread_t *th = calloc(e->n, sizeof(*th));
+    struct job *jobs = xcalloc(e->n, sizeof(*jobs));
+    pthread_t *th = xcalloc(e->n, sizeof(*th));
     pthread_barrier_t bar;
-    if (!jobs || !th)
-        abort();
     if (barrier)
         pthread_barrier_init(&bar, NULL, (unsigned)e->n);
     for (size_t i = 0; i < e->n; i++) {
@@ -289,9 +288,7 @@ static void report_samples(struct experiment *e, const struct target *t, const s
 
 static int measure(struct experiment *e)
 {
-    struct measured *m = calloc(e->n, sizeof(*m));
-    if (!m)
-        abort();
+    struct measured *m = xcalloc(e->n, sizeof(*m));
     int rc = each(e, m, counters_before, false);
     if (rc == 0) {
         residency(e, "before");
@@ -304,7 +301,7 @@ static int measure(struct experiment *e)
     if (rc == 0)
         rc = each(e, m, counters_after, false);
 
-    struct window_guest *wg = calloc(e->n, sizeof(*wg));
+    struct window_guest *wg = xcalloc(e->n, sizeof(*wg));
     size_t parsed = 0;
     for (size_t i = 0; i < e->n; i++) {
         if (!m[i].parsed)

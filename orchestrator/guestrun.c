@@ -4,6 +4,7 @@
  * volumes deleted unless --keep; a guest that failed on its own has its
  * journal read out of its disk first). */
 #include "runctx.h"
+#include "xalloc.h"
 
 #include "configdisk.h"
 #include "domain.h"
@@ -95,9 +96,7 @@ static int start_guests(struct guest_run *gr)
 
 static int wait_guests(struct guest_run *gr)
 {
-    pthread_t *threads = calloc(gr->n, sizeof(pthread_t));
-    if (!threads)
-        abort();
+    pthread_t *threads = xcalloc(gr->n, sizeof(pthread_t));
     double cpu0 = cpu_seconds(), t0 = now();
     for (size_t i = 0; i < gr->n; i++)
         pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
@@ -146,9 +145,7 @@ static void record_ready(struct guest_run *gr)
 static int run_experiment(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
-    struct target *t = calloc(gr->n, sizeof(*t));
-    if (!t)
-        abort();
+    struct target *t = xcalloc(gr->n, sizeof(*t));
     bool local = !hv_get_info(r->hv)->remote;
     for (size_t i = 0; i < gr->n; i++) {
         target_for_guest(&t[i], gr->guests[i].n, gr->guests[i].dom, gr->dirs[i]);
@@ -187,11 +184,9 @@ int guestrun_execute(struct run *run)
 {
     struct runner *r = run->r;
     struct guest_run gr = {.run = run, .n = (size_t)run->sp->cfg.guests};
-    gr.guests = calloc(gr.n, sizeof(struct guest));
-    gr.dirs = calloc(gr.n, PATH_MAX);
-    const char **names = calloc(gr.n, sizeof(char *));
-    if (!gr.guests || !gr.dirs || !names)
-        abort();
+    gr.guests = xcalloc(gr.n, sizeof(struct guest));
+    gr.dirs = xcalloc(gr.n, PATH_MAX);
+    const char **names = xcalloc(gr.n, sizeof(char *));
     for (size_t i = 0; i < gr.n; i++) {
         struct guest *g = &gr.guests[i];
         char sub[32];

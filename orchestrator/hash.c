@@ -1,5 +1,6 @@
 /* hash.c: SHA-256 through OpenSSL's EVP interface. */
 #include "hash.h"
+#include "xalloc.h"
 
 #include "log.h"
 
@@ -16,7 +17,7 @@ struct hasher {
 
 struct hasher *hasher_new(void)
 {
-    struct hasher *h = calloc(1, sizeof(*h));
+    struct hasher *h = xcalloc(1, sizeof(*h));
     if (!h || !(h->ctx = EVP_MD_CTX_new()) || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
         abort();
     return h;

@@ -1,5 +1,6 @@
 /* hostarm.c: the host arm's private mariadbd (see hostarm.h). */
 #include "hostarm.h"
+#include "xalloc.h"
 
 #include "cgroup.h"
 #include "log.h"
@@ -111,9 +112,7 @@ static int start_server(struct hostarm *h, const struct run_config *cfg)
 struct hostarm *hostarm_start(const struct run_config *cfg, const char *mycnf, const char *base,
                               const char *name)
 {
-    struct hostarm *h = calloc(1, sizeof(*h));
-    if (!h)
-        abort();
+    struct hostarm *h = xcalloc(1, sizeof(*h));
     h->pid = -1;
     path_join(h->dir, sizeof(h->dir), base, name);
     path_join(h->datadir, sizeof(h->datadir), h->dir, "data");

@@ -3,6 +3,7 @@
  * their ids prefixed so that several plots can live in one page, and
  * inlined. */
 #include "html.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -66,9 +67,7 @@ static xmlChar *prefixed_refs(const xmlChar *value, const char *prefix, bool hre
     size_t plen = strlen(prefix), n = 0;
     for (const char *p = v; (p = strstr(p, "url(#")); p++)
         n++;
-    char *out = malloc(strlen(v) + (n + 1) * plen + 1);
-    if (!out)
-        abort();
+    char *out = xcalloc(1, strlen(v) + (n + 1) * plen + 1);
     char *o = out;
     if (href && v[0] == '#') {
         o += sprintf(o, "#%s", prefix);

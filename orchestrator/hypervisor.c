@@ -1,5 +1,6 @@
 /* hypervisor.c: open a libvirt connection and read its capabilities. */
 #include "hypervisor.h"
+#include "xalloc.h"
 
 #include "accel.h"
 #include "domain.h"
@@ -76,7 +77,7 @@ static void read_capabilities(struct hv *hv)
 
 static struct hv *open_conn(const char *uri, bool quiet)
 {
-    struct hv *hv = calloc(1, sizeof(*hv));
+    struct hv *hv = xcalloc(1, sizeof(*hv));
     if (!hv)
         return NULL;
     hv->conn = virConnectOpen(uri);
@@ -165,11 +166,9 @@ int hv_list_domains(struct hv *hv, const char *prefix, char ***names, size_t *n)
     for (int i = 0; i < count; i++) {
         const char *name = virDomainGetName(doms[i]);
         if (name && strncmp(name, prefix, strlen(prefix)) == 0) {
-            char **grown = realloc(*names, (*n + 1) * sizeof(char *));
-            if (!grown)
-                abort();
+            char **grown = xrealloc(*names, (*n + 1) * sizeof(char *));
             *names = grown;
-            (*names)[(*n)++] = strdup(name);
+            (*names)[(*n)++] = xstrdup(name);
         }
         virDomainFree(doms[i]);
     }

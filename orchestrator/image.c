@@ -8,6 +8,7 @@
  * take the kernel and initrd out; mkfs.ext4 -d the tree into a raw image and
  * convert it to qcow2; write manifest.json; rename into place. */
 #include "image.h"
+#include "xalloc.h"
 
 #include "aptsources.h"
 #include "log.h"
@@ -197,7 +198,7 @@ static int install_packages(struct build *b)
     if (step(b, "apt-get update (every suite the host uses)", update, true, NULL) < 0)
         return -1;
     size_t n = b->r->packages.n;
-    const char **argv = calloc(n + 10, sizeof(char *));
+    const char **argv = xcalloc(n + 10, sizeof(char *));
     size_t i = 0;
     argv[i++] = "apt-get";
     argv[i++] = "-q";
@@ -226,7 +227,7 @@ static int configure_services(struct build *b)
             return -1;
     }
     if (b->r->mask.n) {
-        const char **argv = calloc(b->r->mask.n + 3, sizeof(char *));
+        const char **argv = xcalloc(b->r->mask.n + 3, sizeof(char *));
         argv[0] = "systemctl";
         argv[1] = "mask";
         for (size_t i = 0; i < b->r->mask.n; i++)

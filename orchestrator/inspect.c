@@ -1,5 +1,6 @@
 /* inspect.c: libguestfs, read-only (see inspect.h). */
 #include "inspect.h"
+#include "xalloc.h"
 
 #include "accel.h"
 #include "log.h"
@@ -60,9 +61,7 @@ struct inspect *inspect_open(const char *const *disks, const char *const *format
         guestfs_close(g);
         return NULL;
     }
-    struct inspect *in = calloc(1, sizeof(*in));
-    if (!in)
-        abort();
+    struct inspect *in = xcalloc(1, sizeof(*in));
     in->g = g;
     in->launch_seconds = now() - t0;
     log_debug("libguestfs appliance launched in %.1f s", in->launch_seconds);

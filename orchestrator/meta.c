@@ -1,5 +1,6 @@
 /* meta.c: meta.json (see meta.h). */
 #include "meta.h"
+#include "xalloc.h"
 
 #include "hash.h"
 #include "log.h"
@@ -78,9 +79,7 @@ json_object *meta_config_json(const struct run_config *cfg, int arm_kind)
 
 struct meta *meta_create(const char *results_dir, const struct plan *p)
 {
-    struct meta *m = calloc(1, sizeof(*m));
-    if (!m)
-        abort();
+    struct meta *m = xcalloc(1, sizeof(*m));
     path_join(m->path, sizeof(m->path), results_dir, "meta.json");
     m->root = json_object_new_object();
     json_object *r = m->root;

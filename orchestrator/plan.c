@@ -202,7 +202,7 @@ static char *variant_label(const struct plan *p, const size_t *choice)
                                  section ? "." : "", ax->entry->key->name,
                                  ax->entry->items[choice[a]]);
     }
-    return strdup(p->n_axes ? buf : "default");
+    return xstrdup(p->n_axes ? buf : "default");
 }
 
 static size_t find_or_add_spec(struct plan *p, size_t arm, const struct run_config *cfg,

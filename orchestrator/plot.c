@@ -1,5 +1,6 @@
 /* plot.c: gnuplot scripts and data files for the report's plots (see plot.h). */
 #include "plot.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -58,7 +59,7 @@ static FILE *data_file(struct drawing *d, const char *name, char *path, size_t l
         log_error("Cannot write '%s': %s", path, strerror(errno));
         return NULL;
     }
-    d->files = realloc(d->files, (d->n_files + 1) * sizeof(char *));
+    d->files = xrealloc(d->files, (d->n_files + 1) * sizeof(char *));
     if (!d->files || !(d->files[d->n_files++] = strdup(path)))
         abort();
     return f;
@@ -69,9 +70,7 @@ static void add_plot(struct drawing *d, const char *file, const char *fmt, ...)
 static void add_plot(struct drawing *d, const char *file, const char *fmt, ...)
 {
     struct plot_set *s = d->set;
-    s->plots = realloc(s->plots, (s->n + 1) * sizeof(*s->plots));
-    if (!s->plots)
-        abort();
+    s->plots = xrealloc(s->plots, (s->n + 1) * sizeof(*s->plots));
     struct plot *p = &s->plots[s->n++];
     va_list ap;
     va_start(ap, fmt);
@@ -170,9 +169,7 @@ static int by_series_then_t(const void *a, const void *b)
 static int plot_tps_time(struct drawing *d, const struct results_sample *first, size_t number)
 {
     const struct results_data *rd = d->r->rd;
-    const struct results_sample **pts = calloc(rd->n_samples + 1, sizeof(*pts));
-    if (!pts)
-        abort();
+    const struct results_sample **pts = xcalloc(rd->n_samples + 1, sizeof(*pts));
     size_t n = 0;
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
@@ -241,9 +238,7 @@ static int plot_tps_time(struct drawing *d, const struct results_sample *first, 
 static int plot_tps_times(struct drawing *d)
 {
     const struct results_data *rd = d->r->rd;
-    const struct results_sample **firsts = calloc(rd->n_samples + 1, sizeof(*firsts));
-    if (!firsts)
-        abort();
+    const struct results_sample **firsts = xcalloc(rd->n_samples + 1, sizeof(*firsts));
     size_t n = 0;
     int rc = 0;
     for (size_t i = 0; i < rd->n_samples; i++) {
@@ -268,10 +263,8 @@ static int plot_host_cache(struct drawing *d)
 {
     const struct results_data *rd = d->r->rd;
     size_t n = rd->n_samples;
-    const char **mode = calloc(n + 1, sizeof(char *)), **arm = calloc(n + 1, sizeof(char *));
-    double *vals = calloc(n + 1, sizeof(double));
-    if (!mode || !arm || !vals)
-        abort();
+    const char **mode = xcalloc(n + 1, sizeof(char *)), **arm = xcalloc(n + 1, sizeof(char *));
+    double *vals = xcalloc(n + 1, sizeof(double));
     size_t groups = 0;
     for (size_t i = 0; i < n; i++) {
         const struct results_sample *s = &rd->samples[i];
@@ -333,7 +326,7 @@ static int run_gnuplot(struct drawing *d, const char *script)
 {
     char log_path[PATH_MAX];
     path_join(log_path, sizeof(log_path), d->tmp, "gnuplot.log");
-    d->files = realloc(d->files, (d->n_files + 1) * sizeof(char *));
+    d->files = xrealloc(d->files, (d->n_files + 1) * sizeof(char *));
     if (!d->files || !(d->files[d->n_files++] = strdup(log_path)))
         abort();
     const char *argv[] = {"gnuplot", script, NULL};

@@ -1,5 +1,6 @@
 /* progress.c: live status lines (see progress.h). */
 #include "progress.h"
+#include "xalloc.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -33,8 +34,8 @@ static double now(void)
 
 struct progress *progress_new(size_t n, const char *const names[])
 {
-    struct progress *p = calloc(1, sizeof(*p));
-    if (!p || !(p->lines = calloc(n ? n : 1, sizeof(struct line))))
+    struct progress *p = xcalloc(1, sizeof(*p));
+    if (!p || !(p->lines = xcalloc(n ? n : 1, sizeof(struct line))))
         abort();
     p->n = n;
     p->tty = isatty(STDERR_FILENO) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;

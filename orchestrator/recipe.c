@@ -1,5 +1,6 @@
 /* recipe.c: load a guest image recipe and compute its cache key. */
 #include "recipe.h"
+#include "xalloc.h"
 
 #include "hash.h"
 #include "inifile.h"
@@ -31,7 +32,7 @@ void recipe_dir_for(const char *name, char *buf, size_t len)
 
 static void strlist_add_items(struct strlist *l, const char *value)
 {
-    char *copy = strdup(value);
+    char *copy = xstrdup(value);
     char *save = NULL;
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         while (isspace((unsigned char)*item))
@@ -41,11 +42,9 @@ static void strlist_add_items(struct strlist *l, const char *value)
             *--e = '\0';
         if (!*item)
             continue;
-        char **grown = realloc(l->v, (l->n + 1) * sizeof(char *));
-        if (!grown)
-            abort();
+        char **grown = xrealloc(l->v, (l->n + 1) * sizeof(char *));
         l->v = grown;
-        l->v[l->n++] = strdup(item);
+        l->v[l->n++] = xstrdup(item);
     }
     free(copy);
 }
@@ -150,9 +149,7 @@ struct recipe *recipe_load(const char *dir)
         log_error("Cannot read the image recipe '%s': %s", path, strerror(errno));
         return NULL;
     }
-    struct recipe *r = calloc(1, sizeof(*r));
-    if (!r)
-        abort();
+    struct recipe *r = xcalloc(1, sizeof(*r));
     snprintf(r->dir, sizeof(r->dir), "%s", dir);
     const char *base = strrchr(dir, '/');
     snprintf(r->name, sizeof(r->name), "%s", base && base[1] ? base + 1 : dir);

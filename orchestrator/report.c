@@ -98,9 +98,7 @@ static struct report_note *add_note(struct report *r, size_t *cap, enum report_n
 {
     if (r->n_notes == *cap) {
         *cap = *cap ? *cap * 2 : 8;
-        r->notes = realloc(r->notes, *cap * sizeof(*r->notes));
-        if (!r->notes)
-            abort();
+        r->notes = xrealloc(r->notes, *cap * sizeof(*r->notes));
     }
     struct report_note *n = &r->notes[r->n_notes++];
     memset(n, 0, sizeof(*n));

@@ -1,5 +1,6 @@
 /* results.c: the results directory (see results.h). */
 #include "results.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -21,9 +22,7 @@ int results_write(const char *dir, const char *name, const char *text)
 
 struct results *results_create(const char *root, const struct scenario *scn)
 {
-    struct results *r = calloc(1, sizeof(*r));
-    if (!r)
-        abort();
+    struct results *r = xcalloc(1, sizeof(*r));
     char stamp[32], leaf[256];
     time_t t = time(NULL);
     strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&t));

@@ -20,9 +20,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
     size_t n = *cap ? *cap * 2 : 16;
     while (n < need)
         n *= 2;
-    p = realloc(p, n * size);
-    if (!p)
-        abort();
+    p = xrealloc(p, n * size);
     *cap = n;
     return p;
 }
@@ -60,9 +58,7 @@ static int *ints_of(struct json_object *obj, const char *key, size_t *n)
         !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) == 0)
         return NULL;
     size_t len = json_object_array_length(arr);
-    int *v = calloc(len, sizeof(int));
-    if (!v)
-        abort();
+    int *v = xcalloc(len, sizeof(int));
     for (size_t i = 0; i < len; i++)
         v[i] = json_object_get_int(json_object_array_get_idx(arr, i));
     *n = len;
@@ -221,9 +217,7 @@ static void add_arm(struct results_data *rd, const char *name, const char *kind)
 {
     if (results_find_arm(rd, name))
         return;
-    rd->arms = realloc(rd->arms, (rd->n_arms + 1) * sizeof(*rd->arms)); /* a handful */
-    if (!rd->arms)
-        abort();
+    rd->arms = xrealloc(rd->arms, (rd->n_arms + 1) * sizeof(*rd->arms)); /* a handful */
     rd->arms[rd->n_arms].name = xstrdup(name);
     rd->arms[rd->n_arms].kind = xstrdup(kind);
     rd->n_arms++;
@@ -235,9 +229,7 @@ static void read_plan(struct results_data *rd, struct json_object *meta)
     size_t n;
     if (json_object_object_get_ex(meta, "variants", &arr) &&
         json_object_is_type(arr, json_type_array) && (n = json_object_array_length(arr)) > 0) {
-        rd->variants = calloc(n, sizeof(*rd->variants));
-        if (!rd->variants)
-            abort();
+        rd->variants = xcalloc(n, sizeof(*rd->variants));
         for (size_t i = 0; i < n; i++) {
             struct json_object *v = json_object_array_get_idx(arr, i);
             rd->variants[i].index = int_of(v, "index") ? int_of(v, "index") : (int)i + 1;
@@ -245,9 +237,7 @@ static void read_plan(struct results_data *rd, struct json_object *meta)
         }
         rd->n_variants = n;
     } else {
-        rd->variants = calloc(1, sizeof(*rd->variants));
-        if (!rd->variants)
-            abort();
+        rd->variants = xcalloc(1, sizeof(*rd->variants));
         rd->variants[0].index = 1;
         rd->variants[0].label = xstrdup("default");
         rd->n_variants = 1;
@@ -265,9 +255,7 @@ static void read_plan(struct results_data *rd, struct json_object *meta)
     }
     if (json_object_object_get_ex(meta, "runs", &arr) &&
         json_object_is_type(arr, json_type_array) && (n = json_object_array_length(arr)) > 0) {
-        rd->runs = calloc(n, sizeof(*rd->runs));
-        if (!rd->runs)
-            abort();
+        rd->runs = xcalloc(n, sizeof(*rd->runs));
         for (size_t i = 0; i < n; i++) {
             struct json_object *o = json_object_array_get_idx(arr, i), *cfg = NULL;
             struct results_run *r = &rd->runs[i];
@@ -325,8 +313,6 @@ static char *read_text(const char *dir, const char *name)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        abort();
     char chunk[8192];
     size_t n;
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
@@ -347,9 +333,7 @@ struct results_data *results_read(const char *dir)
         log_error("'%s' is not a results directory (not a directory).", dir);
         return NULL;
     }
-    struct results_data *rd = calloc(1, sizeof(*rd));
-    if (!rd)
-        abort();
+    struct results_data *rd = xcalloc(1, sizeof(*rd));
     rd->dir = xstrdup(dir);
     if (read_meta(rd) < 0 || read_samples(rd) < 0) {
         results_data_free(rd);

@@ -14,8 +14,9 @@
 #include "resultsread.h"
 #include "signals.h"
 #include "spawn.h"
+#include "stats.h"
+#include "xalloc.h"
 
-#include <gsl/gsl_statistics_double.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,14 +202,14 @@ static void summarize(const char *dir)
     results_data_free(rd);
 }
 
-/* repeats = auto: has spec's TPS settled? */
+/* repeats = auto: has spec's TPS settled? (the report's CV) */
 static bool converged(const double *v, size_t n, long long cv_target)
 {
     if (n < 3)
         return false;
-    double mean = gsl_stats_mean(v, 1, n);
-    double sd = gsl_stats_sd(v, 1, n);
-    return mean > 0 && 100.0 * sd / mean <= (double)cv_target;
+    struct stats_summary st;
+    stats_summarize(v, n, &st);
+    return st.mean > 0 && 100.0 * st.cv <= (double)cv_target;
 }
 
 int runner_execute(const struct plan *p, const struct runner_opts *o)
@@ -221,11 +222,9 @@ int runner_execute(const struct plan *p, const struct runner_opts *o)
 
     bool autorep = p->global.repeats < 0;
     long long repeats = autorep ? p->global.repeats_max : p->global.repeats;
-    double *tps = calloc(p->n_specs * (size_t)repeats, sizeof(double));
-    size_t *ntps = calloc(p->n_specs, sizeof(size_t));
-    bool *done = calloc(p->n_specs, sizeof(bool));
-    if (!tps || !ntps || !done)
-        abort();
+    double *tps = xcalloc(p->n_specs * (size_t)repeats, sizeof(double));
+    size_t *ntps = xcalloc(p->n_specs, sizeof(size_t));
+    bool *done = xcalloc(p->n_specs, sizeof(bool));
     for (long long rep = 1; rep <= repeats && !signals_interrupted(); rep++) {
         for (size_t s = 0; s < p->n_specs && !signals_interrupted(); s++) {
             if (done[s])

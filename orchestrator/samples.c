@@ -1,5 +1,6 @@
 /* samples.c: the samples.jsonl writer (see samples.h). */
 #include "samples.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -22,9 +23,7 @@ struct samples {
 
 struct samples *samples_open(const char *results_dir)
 {
-    struct samples *s = calloc(1, sizeof(*s));
-    if (!s)
-        abort();
+    struct samples *s = xcalloc(1, sizeof(*s));
     snprintf(s->dir, sizeof(s->dir), "%s", results_dir);
     path_join(s->path, sizeof(s->path), results_dir, "samples.jsonl");
     s->f = fopen(s->path, "a");

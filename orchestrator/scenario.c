@@ -29,11 +29,9 @@ void diag_add(struct diag *d, const char *fmt, ...)
     for (size_t i = 0; i < d->n; i++)
         if (strcmp(d->lines[i], buf) == 0)
             return;
-    char **grown = realloc(d->lines, (d->n + 1) * sizeof(*grown));
-    if (!grown)
-        abort();
+    char **grown = xrealloc(d->lines, (d->n + 1) * sizeof(*grown));
     d->lines = grown;
-    d->lines[d->n++] = strdup(buf);
+    d->lines[d->n++] = xstrdup(buf);
 }
 
 void diag_print(const struct diag *d)
@@ -255,9 +253,7 @@ struct scenario *scenario_load(const char *path, struct diag *d)
     if (!text)
         return NULL;
 
-    struct scenario *s = calloc(1, sizeof(*s));
-    if (!s)
-        abort();
+    struct scenario *s = xcalloc(1, sizeof(*s));
     s->path = xstrdup(path);
     s->name = name_from_path(path);
     s->text = text;

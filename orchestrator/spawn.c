@@ -319,7 +319,7 @@ int spawn_run(const char *const argv[], const struct spawn_opts *o)
         close(r.capture_fd);
     if (o->capture) {
         if (!r.buf)
-            r.buf = calloc(1, 1);
+            r.buf = xcalloc(1, 1);
         else
             r.buf[r.len] = '\0';
         *o->capture = r.buf;

@@ -1,5 +1,6 @@
 /* sql.c: the query interface and its two transports (see sql.h). */
 #include "sql.h"
+#include "xalloc.h"
 
 #include "agent.h"
 #include "log.h"
@@ -27,14 +28,10 @@ static void append_row(struct sql_result *r, const char *const *cells, const siz
         r->cols = cols;
     if (cols != r->cols)
         return;
-    char **grown = realloc(r->cells, (r->rows + 1) * cols * sizeof(char *));
-    if (!grown)
-        abort();
+    char **grown = xrealloc(r->cells, (r->rows + 1) * cols * sizeof(char *));
     r->cells = grown;
     for (size_t c = 0; c < cols; c++) {
-        char *copy = malloc(lens[c] + 1);
-        if (!copy)
-            abort();
+        char *copy = xcalloc(1, lens[c] + 1);
         memcpy(copy, cells[c], lens[c]);
         copy[lens[c]] = '\0';
         r->cells[r->rows * cols + c] = copy;
@@ -56,9 +53,7 @@ void sql_result_free(struct sql_result *r)
 
 struct sql *sql_open_socket(const char *socket_path, long timeout)
 {
-    struct sql *s = calloc(1, sizeof(*s));
-    if (!s)
-        abort();
+    struct sql *s = xcalloc(1, sizeof(*s));
     snprintf(s->where, sizeof(s->where), "the server at %s", socket_path);
     long waited = 0;
     for (;;) {
@@ -90,8 +85,8 @@ static int run_socket(struct sql *s, const char *const stmts[], struct sql_resul
         if (!res)
             continue;
         size_t cols = mysql_num_fields(res);
-        const char **cells = calloc(cols ? cols : 1, sizeof(char *));
-        size_t *lens = calloc(cols ? cols : 1, sizeof(size_t));
+        const char **cells = xcalloc(cols ? cols : 1, sizeof(char *));
+        size_t *lens = xcalloc(cols ? cols : 1, sizeof(size_t));
         MYSQL_ROW row;
         while ((row = mysql_fetch_row(res))) {
             unsigned long *l = mysql_fetch_lengths(res);
@@ -129,9 +124,7 @@ int sql_query(struct sql *s, const char *stmt, struct sql_result *out)
 
 struct sql *sql_open_agent(virDomainPtr dom)
 {
-    struct sql *s = calloc(1, sizeof(*s));
-    if (!s)
-        abort();
+    struct sql *s = xcalloc(1, sizeof(*s));
     s->dom = dom;
     snprintf(s->where, sizeof(s->where), "MariaDB in guest '%s'", virDomainGetName(dom));
     return s;
@@ -142,9 +135,7 @@ static int run_agent(struct sql *s, const char *const stmts[], struct sql_result
     size_t len = 1;
     for (size_t i = 0; stmts[i]; i++)
         len += strlen(stmts[i]) + 2;
-    char *script = calloc(1, len);
-    if (!script)
-        abort();
+    char *script = xcalloc(1, len);
     for (size_t i = 0; stmts[i]; i++) {
         strcat(script, stmts[i]);
         strcat(script, ";\n");

@@ -1,5 +1,6 @@
 /* storage.c: pool and volumes through libvirt (see storage.h). */
 #include "storage.h"
+#include "xalloc.h"
 
 #include "log.h"
 #include "paths.h"
@@ -138,9 +139,7 @@ static int read_pool_path(struct storage *st)
 struct storage *storage_open(struct hv *hv, const char *name, const char *dir)
 {
     virConnectPtr conn = hv_conn(hv);
-    struct storage *st = calloc(1, sizeof(*st));
-    if (!st)
-        abort();
+    struct storage *st = xcalloc(1, sizeof(*st));
     st->hv = hv;
     st->pool = virStoragePoolLookupByName(conn, name);
     if (!st->pool) {
@@ -280,9 +279,7 @@ cleanup:
 int storage_upload_bytes(struct storage *st, const char *name, const void *data, size_t len)
 {
     size_t padded = (len + 511) / 512 * 512;
-    char *copy = calloc(1, padded ? padded : 512);
-    if (!copy)
-        abort();
+    char *copy = xcalloc(1, padded ? padded : 512);
     memcpy(copy, data, len);
     if (!padded)
         padded = 512;
@@ -459,11 +456,9 @@ int storage_list(struct storage *st, const char *prefix, char ***names, size_t *
     for (int i = 0; i < count; i++) {
         const char *name = virStorageVolGetName(vols[i]);
         if (name && strncmp(name, prefix, strlen(prefix)) == 0) {
-            char **grown = realloc(*names, (*n + 1) * sizeof(char *));
-            if (!grown)
-                abort();
+            char **grown = xrealloc(*names, (*n + 1) * sizeof(char *));
             *names = grown;
-            (*names)[(*n)++] = strdup(name);
+            (*names)[(*n)++] = xstrdup(name);
         }
         virStorageVolFree(vols[i]);
     }

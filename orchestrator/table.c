@@ -42,9 +42,7 @@ struct report_table *report_table_new(size_t ncols, const char *const *header,
 void report_table_add(struct report_table *t, const char *const *cells)
 {
     size_t row = t->nrows + 1; /* after the header and the rows so far */
-    t->cells = realloc(t->cells, (row + 1) * t->ncols * sizeof(char *));
-    if (!t->cells)
-        abort();
+    t->cells = xrealloc(t->cells, (row + 1) * t->ncols * sizeof(char *));
     for (size_t c = 0; c < t->ncols; c++)
         t->cells[row * t->ncols + c] = xstrdup(cells[c]);
     t->nrows++;

@@ -1,5 +1,6 @@
 /* textfile.c: read and write whole small files (see textfile.h). */
 #include "textfile.h"
+#include "xalloc.h"
 
 #include "log.h"
 
@@ -19,7 +20,7 @@ char *textfile_read(const char *path)
     while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
         if (len + n + 1 > cap) {
             cap = (len + n + 1) * 2;
-            char *grown = realloc(text, cap);
+            char *grown = xrealloc(text, cap);
             if (!grown) {
                 free(text);
                 fclose(f);
@@ -38,7 +39,7 @@ char *textfile_read(const char *path)
         errno = err;
         return NULL;
     }
-    if (!text && !(text = calloc(1, 1)))
+    if (!text && !(text = xcalloc(1, 1)))
         return NULL;
     text[len] = '\0';
     if (strlen(text) != len) {

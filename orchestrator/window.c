@@ -1,5 +1,6 @@
 /* window.c: common measure window and drift (see window.h). */
 #include "window.h"
+#include "xalloc.h"
 
 #include <gsl/gsl_fit.h>
 #include <stdlib.h>
@@ -48,9 +49,7 @@ double window_drift(const struct sysbench_interval *iv, size_t n)
 {
     if (n < 3)
         return 0;
-    double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
-    if (!x || !y)
-        abort();
+    double *x = xcalloc(n, sizeof(double)), *y = xcalloc(n, sizeof(double));
     double mean = 0;
     for (size_t i = 0; i < n; i++) {
         x[i] = iv[i].t;

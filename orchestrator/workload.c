@@ -1,5 +1,6 @@
 /* workload.c: build sysbench's command line, parse its output. */
 #include "workload.h"
+#include "xalloc.h"
 
 #include "mycnf.h"
 
@@ -111,9 +112,7 @@ int sysbench_parse(const char *text, struct sysbench_report *out, char *err, siz
             if (parse_interval(buf, &iv) == 0) {
                 if (out->n_intervals == cap) {
                     cap = cap ? cap * 2 : 64;
-                    struct sysbench_interval *grown = realloc(out->intervals, cap * sizeof(iv));
-                    if (!grown)
-                        abort();
+                    struct sysbench_interval *grown = xrealloc(out->intervals, cap * sizeof(iv));
                     out->intervals = grown;
                 }
                 out->intervals[out->n_intervals++] = iv;
