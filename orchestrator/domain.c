@@ -9,8 +9,8 @@
 
 #include "keys.h"
 #include "log.h"
+#include "xmlout.h"
 
-#include <libxml/xmlwriter.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,30 +18,6 @@
 void domain_name(char *buf, unsigned long len, const char *runid, const char *arm, int n)
 {
     snprintf(buf, len, "vbed-%s-%s-%d", runid, arm, n);
-}
-
-/* Shorthands that stop at the first failure: each returns <0 on error. */
-#define W(call)                                                                                    \
-    do {                                                                                           \
-        if ((call) < 0)                                                                            \
-            goto fail;                                                                             \
-    } while (0)
-
-static int start(xmlTextWriterPtr w, const char *el) { return xmlTextWriterStartElement(w, BAD_CAST el); }
-static int end(xmlTextWriterPtr w) { return xmlTextWriterEndElement(w); }
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-    return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value);
-}
-static int text_el(xmlTextWriterPtr w, const char *el, const char *value)
-{
-    return xmlTextWriterWriteElement(w, BAD_CAST el, BAD_CAST value);
-}
-static int empty_el(xmlTextWriterPtr w, const char *el)
-{
-    if (start(w, el) < 0)
-        return -1;
-    return end(w);
 }
 
 struct disk_xml {
@@ -56,28 +32,28 @@ struct disk_xml {
 
 static int write_disk(xmlTextWriterPtr w, const struct disk_xml *d)
 {
-    W(start(w, "disk"));
-    W(attr(w, "type", "file"));
-    W(attr(w, "device", "disk"));
-    W(start(w, "driver"));
-    W(attr(w, "name", "qemu"));
-    W(attr(w, "type", d->format));
+    XO(xo_start(w, "disk"));
+    XO(xo_attr(w, "type", "file"));
+    XO(xo_attr(w, "device", "disk"));
+    XO(xo_start(w, "driver"));
+    XO(xo_attr(w, "name", "qemu"));
+    XO(xo_attr(w, "type", d->format));
     if (d->cache)
-        W(attr(w, "cache", d->cache));
+        XO(xo_attr(w, "cache", d->cache));
     if (d->io)
-        W(attr(w, "io", d->io));
-    W(end(w));
-    W(start(w, "source"));
-    W(attr(w, "file", d->path));
-    W(end(w));
-    W(start(w, "target"));
-    W(attr(w, "dev", d->dev));
-    W(attr(w, "bus", "virtio"));
-    W(end(w));
-    W(text_el(w, "serial", d->serial));
+        XO(xo_attr(w, "io", d->io));
+    XO(xo_end(w));
+    XO(xo_start(w, "source"));
+    XO(xo_attr(w, "file", d->path));
+    XO(xo_end(w));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "dev", d->dev));
+    XO(xo_attr(w, "bus", "virtio"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "serial", d->serial));
     if (d->readonly)
-        W(empty_el(w, "readonly"));
-    W(end(w));
+        XO(xo_empty_el(w, "readonly"));
+    XO(xo_end(w));
     return 0;
 fail:
     return -1;
@@ -85,48 +61,48 @@ fail:
 
 static int write_devices(xmlTextWriterPtr w, const struct domain_spec *s)
 {
-    W(start(w, "devices"));
+    XO(xo_start(w, "devices"));
     struct disk_xml root = {s->root_path, "qcow2", NULL, NULL, "vda", DOMAIN_SERIAL_ROOT, 0};
-    W(write_disk(w, &root));
+    XO(write_disk(w, &root));
     if (s->data_path) {
         struct disk_xml data = {s->data_path, key_choice("disk_format", s->data_format),
                                 key_choice("disk_cache", s->data_cache),
                                 key_choice("disk_io", s->data_io), "vdb", DOMAIN_SERIAL_DATA, 0};
-        W(write_disk(w, &data));
+        XO(write_disk(w, &data));
     }
     struct disk_xml config = {s->config_path, "raw", NULL, NULL, "vdc", DOMAIN_SERIAL_CONFIG, 1};
-    W(write_disk(w, &config));
+    XO(write_disk(w, &config));
 
-    W(start(w, "channel"));
-    W(attr(w, "type", "unix"));
-    W(start(w, "target"));
-    W(attr(w, "type", "virtio"));
-    W(attr(w, "name", DOMAIN_AGENT_CHANNEL));
-    W(end(w));
-    W(end(w));
+    XO(xo_start(w, "channel"));
+    XO(xo_attr(w, "type", "unix"));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "type", "virtio"));
+    XO(xo_attr(w, "name", DOMAIN_AGENT_CHANNEL));
+    XO(xo_end(w));
+    XO(xo_end(w));
 
-    W(start(w, "serial"));
-    W(attr(w, "type", "file"));
-    W(start(w, "source"));
-    W(attr(w, "path", s->console_log));
-    W(end(w));
-    W(start(w, "target"));
-    W(attr(w, "port", "0"));
-    W(end(w));
-    W(end(w));
+    XO(xo_start(w, "serial"));
+    XO(xo_attr(w, "type", "file"));
+    XO(xo_start(w, "source"));
+    XO(xo_attr(w, "path", s->console_log));
+    XO(xo_end(w));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "port", "0"));
+    XO(xo_end(w));
+    XO(xo_end(w));
 
     /* entropy for a guest that boots under TCG; no balloon: memory is fixed */
-    W(start(w, "rng"));
-    W(attr(w, "model", "virtio"));
-    W(start(w, "backend"));
-    W(attr(w, "model", "random"));
-    W(xmlTextWriterWriteString(w, BAD_CAST "/dev/urandom"));
-    W(end(w));
-    W(end(w));
-    W(start(w, "memballoon"));
-    W(attr(w, "model", "none"));
-    W(end(w));
-    W(end(w)); /* devices */
+    XO(xo_start(w, "rng"));
+    XO(xo_attr(w, "model", "virtio"));
+    XO(xo_start(w, "backend"));
+    XO(xo_attr(w, "model", "random"));
+    XO(xo_text(w, "/dev/urandom"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    XO(xo_start(w, "memballoon"));
+    XO(xo_attr(w, "model", "none"));
+    XO(xo_end(w));
+    XO(xo_end(w)); /* devices */
     return 0;
 fail:
     return -1;
@@ -135,44 +111,42 @@ fail:
 static int write_domain(xmlTextWriterPtr w, const struct domain_spec *s)
 {
     char num[64];
-    W(xmlTextWriterStartDocument(w, NULL, NULL, NULL));
-    W(start(w, "domain"));
-    W(attr(w, "type", s->virt_type == VIRT_KVM ? "kvm" : "qemu"));
-    W(text_el(w, "name", s->name));
-    W(start(w, "memory"));
-    W(attr(w, "unit", "KiB"));
+    XO(xo_start(w, "domain"));
+    XO(xo_attr(w, "type", s->virt_type == VIRT_KVM ? "kvm" : "qemu"));
+    XO(xo_text_el(w, "name", s->name));
+    XO(xo_start(w, "memory"));
+    XO(xo_attr(w, "unit", "KiB"));
     snprintf(num, sizeof(num), "%lld", s->memory / 1024);
-    W(xmlTextWriterWriteString(w, BAD_CAST num));
-    W(end(w));
+    XO(xo_text(w, num));
+    XO(xo_end(w));
     snprintf(num, sizeof(num), "%lld", s->vcpus);
-    W(text_el(w, "vcpu", num));
+    XO(xo_text_el(w, "vcpu", num));
 
-    W(start(w, "os"));
-    W(start(w, "type"));
-    W(attr(w, "arch", "x86_64"));
-    W(xmlTextWriterWriteString(w, BAD_CAST "hvm"));
-    W(end(w));
-    W(text_el(w, "kernel", s->kernel));
-    W(text_el(w, "initrd", s->initrd));
-    W(text_el(w, "cmdline", s->cmdline));
-    W(end(w));
+    XO(xo_start(w, "os"));
+    XO(xo_start(w, "type"));
+    XO(xo_attr(w, "arch", "x86_64"));
+    XO(xo_text(w, "hvm"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "kernel", s->kernel));
+    XO(xo_text_el(w, "initrd", s->initrd));
+    XO(xo_text_el(w, "cmdline", s->cmdline));
+    XO(xo_end(w));
 
-    W(start(w, "features"));
-    W(empty_el(w, "acpi"));
-    W(empty_el(w, "apic"));
-    W(end(w));
-    W(start(w, "cpu"));
-    W(attr(w, "mode", s->virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
-    W(end(w));
-    W(start(w, "clock"));
-    W(attr(w, "offset", "utc"));
-    W(end(w));
-    W(text_el(w, "on_poweroff", "destroy"));
-    W(text_el(w, "on_reboot", "destroy"));
-    W(text_el(w, "on_crash", "destroy"));
-    W(write_devices(w, s));
-    W(end(w)); /* domain */
-    W(xmlTextWriterEndDocument(w));
+    XO(xo_start(w, "features"));
+    XO(xo_empty_el(w, "acpi"));
+    XO(xo_empty_el(w, "apic"));
+    XO(xo_end(w));
+    XO(xo_start(w, "cpu"));
+    XO(xo_attr(w, "mode", s->virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
+    XO(xo_end(w));
+    XO(xo_start(w, "clock"));
+    XO(xo_attr(w, "offset", "utc"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "on_poweroff", "destroy"));
+    XO(xo_text_el(w, "on_reboot", "destroy"));
+    XO(xo_text_el(w, "on_crash", "destroy"));
+    XO(write_devices(w, s));
+    XO(xo_end(w)); /* domain */
     return 0;
 fail:
     return -1;
@@ -180,68 +154,37 @@ fail:
 
 static int write_probe(xmlTextWriterPtr w, const char *name, int virt_type, const char *kernel)
 {
-    W(xmlTextWriterStartDocument(w, NULL, NULL, NULL));
-    W(start(w, "domain"));
-    W(attr(w, "type", virt_type == VIRT_KVM ? "kvm" : "qemu"));
-    W(text_el(w, "name", name));
-    W(start(w, "memory"));
-    W(attr(w, "unit", "MiB"));
-    W(xmlTextWriterWriteString(w, BAD_CAST "256"));
-    W(end(w));
-    W(text_el(w, "vcpu", "1"));
-    W(start(w, "os"));
-    W(start(w, "type"));
-    W(attr(w, "arch", "x86_64"));
-    W(xmlTextWriterWriteString(w, BAD_CAST "hvm"));
-    W(end(w));
-    W(text_el(w, "kernel", kernel));
-    W(text_el(w, "cmdline", "panic=-1 root=/dev/vbed-probe-no-such-disk"));
-    W(end(w));
-    W(start(w, "cpu"));
-    W(attr(w, "mode", virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
-    W(end(w));
-    W(text_el(w, "on_poweroff", "destroy"));
-    W(text_el(w, "on_reboot", "destroy"));
-    W(text_el(w, "on_crash", "destroy"));
-    W(start(w, "devices"));
-    W(start(w, "memballoon"));
-    W(attr(w, "model", "none"));
-    W(end(w));
-    W(end(w));
-    W(end(w));
-    W(xmlTextWriterEndDocument(w));
+    XO(xo_start(w, "domain"));
+    XO(xo_attr(w, "type", virt_type == VIRT_KVM ? "kvm" : "qemu"));
+    XO(xo_text_el(w, "name", name));
+    XO(xo_start(w, "memory"));
+    XO(xo_attr(w, "unit", "MiB"));
+    XO(xo_text(w, "256"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "vcpu", "1"));
+    XO(xo_start(w, "os"));
+    XO(xo_start(w, "type"));
+    XO(xo_attr(w, "arch", "x86_64"));
+    XO(xo_text(w, "hvm"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "kernel", kernel));
+    XO(xo_text_el(w, "cmdline", "panic=-1 root=/dev/vbed-probe-no-such-disk"));
+    XO(xo_end(w));
+    XO(xo_start(w, "cpu"));
+    XO(xo_attr(w, "mode", virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "on_poweroff", "destroy"));
+    XO(xo_text_el(w, "on_reboot", "destroy"));
+    XO(xo_text_el(w, "on_crash", "destroy"));
+    XO(xo_start(w, "devices"));
+    XO(xo_start(w, "memballoon"));
+    XO(xo_attr(w, "model", "none"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    XO(xo_end(w));
     return 0;
 fail:
     return -1;
-}
-
-/* Run a writer function into a string without the XML declaration. */
-static char *render(const char *name, int (*fn)(xmlTextWriterPtr, const void *), const void *arg)
-{
-    char *out = NULL;
-    xmlBufferPtr buf = xmlBufferCreate();
-    xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-    if (!w) {
-        log_error("Cannot create an XML writer for domain '%s'.", name);
-        goto cleanup;
-    }
-    xmlTextWriterSetIndent(w, 1);
-    xmlTextWriterSetIndentString(w, BAD_CAST "  ");
-    if (fn(w, arg) < 0) {
-        log_error("Cannot write the XML of domain '%s'.", name);
-        goto cleanup;
-    }
-    xmlFreeTextWriter(w); /* flushes into buf */
-    w = NULL;
-    const char *xml = (const char *)xmlBufferContent(buf);
-    const char *body = strstr(xml, "<domain");
-    out = strdup(body ? body : xml);
-cleanup:
-    if (w)
-        xmlFreeTextWriter(w);
-    if (buf)
-        xmlBufferFree(buf);
-    return out;
 }
 
 static int domain_fn(xmlTextWriterPtr w, const void *arg)
@@ -264,10 +207,12 @@ static int probe_fn(xmlTextWriterPtr w, const void *arg)
 char *domain_probe_xml(const char *name, int virt_type, const char *kernel)
 {
     struct probe_args p = {name, virt_type, kernel};
-    return render(name, probe_fn, &p);
+    return xmlout_render("the probe domain", probe_fn, &p);
 }
 
 char *domain_xml(const struct domain_spec *s)
 {
-    return render(s->name, domain_fn, s);
+    char what[128];
+    snprintf(what, sizeof(what), "domain '%s'", s->name);
+    return xmlout_render(what, domain_fn, s);
 }

@@ -4,11 +4,11 @@
 
 #include "log.h"
 #include "paths.h"
+#include "xmlout.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libxml/parser.h>
-#include <libxml/xmlwriter.h>
 #include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ struct storage {
     char path[PATH_MAX];
 };
 
-/* ---- XML, written with libxml2 like the domain XML ---- */
+/* ---- XML (xmlout.h, like the domain XML) ---- */
 
 struct vol_xml {
     const char *name;
@@ -32,81 +32,64 @@ struct vol_xml {
     const char *backing_path;        /* NULL: none */
 };
 
-static char *volume_xml(const struct vol_xml *v)
+static int write_size(xmlTextWriterPtr w, const char *el, unsigned long long bytes)
 {
     char num[32];
-    char *out = NULL;
-    xmlBufferPtr buf = xmlBufferCreate();
-    xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-    if (!w)
-        goto cleanup;
-    xmlTextWriterStartElement(w, BAD_CAST "volume");
-    xmlTextWriterWriteElement(w, BAD_CAST "name", BAD_CAST v->name);
-    xmlTextWriterStartElement(w, BAD_CAST "capacity");
-    xmlTextWriterWriteAttribute(w, BAD_CAST "unit", BAD_CAST "bytes");
-    snprintf(num, sizeof(num), "%llu", v->capacity);
-    xmlTextWriterWriteString(w, BAD_CAST num);
-    xmlTextWriterEndElement(w);
-    xmlTextWriterStartElement(w, BAD_CAST "allocation");
-    xmlTextWriterWriteAttribute(w, BAD_CAST "unit", BAD_CAST "bytes");
-    snprintf(num, sizeof(num), "%llu", v->allocation);
-    xmlTextWriterWriteString(w, BAD_CAST num);
-    xmlTextWriterEndElement(w);
-    xmlTextWriterStartElement(w, BAD_CAST "target");
-    xmlTextWriterStartElement(w, BAD_CAST "format");
-    xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST v->format);
-    xmlTextWriterEndElement(w);
-    if (v->cluster_size) {
-        xmlTextWriterStartElement(w, BAD_CAST "clusterSize");
-        xmlTextWriterWriteAttribute(w, BAD_CAST "unit", BAD_CAST "bytes");
-        snprintf(num, sizeof(num), "%llu", v->cluster_size);
-        xmlTextWriterWriteString(w, BAD_CAST num);
-        xmlTextWriterEndElement(w);
-    }
-    xmlTextWriterEndElement(w); /* target */
-    if (v->backing_path) {
-        xmlTextWriterStartElement(w, BAD_CAST "backingStore");
-        xmlTextWriterWriteElement(w, BAD_CAST "path", BAD_CAST v->backing_path);
-        xmlTextWriterStartElement(w, BAD_CAST "format");
-        xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST "qcow2");
-        xmlTextWriterEndElement(w);
-        xmlTextWriterEndElement(w);
-    }
-    xmlTextWriterEndElement(w); /* volume */
-    xmlFreeTextWriter(w);
-    w = NULL;
-    out = strdup((const char *)xmlBufferContent(buf));
-cleanup:
-    if (w)
-        xmlFreeTextWriter(w);
-    if (buf)
-        xmlBufferFree(buf);
-    return out;
+    snprintf(num, sizeof(num), "%llu", bytes);
+    XO(xo_start(w, el));
+    XO(xo_attr(w, "unit", "bytes"));
+    XO(xo_text(w, num));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
 }
 
-static char *pool_xml(const char *name, const char *dir)
+static int write_volume(xmlTextWriterPtr w, const void *arg)
 {
-    char *out = NULL;
-    xmlBufferPtr buf = xmlBufferCreate();
-    xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-    if (!w)
-        goto cleanup;
-    xmlTextWriterStartElement(w, BAD_CAST "pool");
-    xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST "dir");
-    xmlTextWriterWriteElement(w, BAD_CAST "name", BAD_CAST name);
-    xmlTextWriterStartElement(w, BAD_CAST "target");
-    xmlTextWriterWriteElement(w, BAD_CAST "path", BAD_CAST dir);
-    xmlTextWriterEndElement(w);
-    xmlTextWriterEndElement(w);
-    xmlFreeTextWriter(w);
-    w = NULL;
-    out = strdup((const char *)xmlBufferContent(buf));
-cleanup:
-    if (w)
-        xmlFreeTextWriter(w);
-    if (buf)
-        xmlBufferFree(buf);
-    return out;
+    const struct vol_xml *v = arg;
+    XO(xo_start(w, "volume"));
+    XO(xo_text_el(w, "name", v->name));
+    XO(write_size(w, "capacity", v->capacity));
+    XO(write_size(w, "allocation", v->allocation));
+    XO(xo_start(w, "target"));
+    XO(xo_start(w, "format"));
+    XO(xo_attr(w, "type", v->format));
+    XO(xo_end(w));
+    if (v->cluster_size)
+        XO(write_size(w, "clusterSize", v->cluster_size));
+    XO(xo_end(w)); /* target */
+    if (v->backing_path) {
+        XO(xo_start(w, "backingStore"));
+        XO(xo_text_el(w, "path", v->backing_path));
+        XO(xo_start(w, "format"));
+        XO(xo_attr(w, "type", "qcow2"));
+        XO(xo_end(w));
+        XO(xo_end(w));
+    }
+    XO(xo_end(w)); /* volume */
+    return 0;
+fail:
+    return -1;
+}
+
+struct pool_args {
+    const char *name, *dir;
+};
+
+static int write_pool(xmlTextWriterPtr w, const void *arg)
+{
+    const struct pool_args *p = arg;
+    XO(xo_start(w, "pool"));
+    XO(xo_attr(w, "type", "dir"));
+    XO(xo_text_el(w, "name", p->name));
+    XO(xo_start(w, "target"));
+    XO(xo_text_el(w, "path", p->dir));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
 }
 
 /* /pool/target/path of the pool's XML */
@@ -143,7 +126,8 @@ struct storage *storage_open(struct hv *hv, const char *name, const char *dir)
     st->hv = hv;
     st->pool = virStoragePoolLookupByName(conn, name);
     if (!st->pool) {
-        char *xml = pool_xml(name, dir);
+        struct pool_args pa = {name, dir};
+        char *xml = xmlout_render("a storage pool", write_pool, &pa);
         st->pool = xml ? virStoragePoolDefineXML(conn, xml, 0) : NULL;
         free(xml);
         if (!st->pool) {
@@ -194,7 +178,7 @@ int storage_refresh(struct storage *st)
 
 static virStorageVolPtr create(struct storage *st, const struct vol_xml *v, unsigned flags)
 {
-    char *xml = volume_xml(v);
+    char *xml = xmlout_render("a storage volume", write_volume, v);
     virStorageVolPtr vol = xml ? virStorageVolCreateXML(st->pool, xml, flags) : NULL;
     free(xml);
     if (!vol)
