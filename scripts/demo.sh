@@ -21,7 +21,8 @@ step "the guest image (vbed image build; cached after the first time)"
 step "the quick scenario (vbed run scenarios/quickstart.ini)"
 ./vbed run scenarios/quickstart.ini
 results=$(ls -td results/*-quickstart/ | head -n 1)
+results=${results%/}
 step "the report (vbed report $results)"
 ./vbed report "$results"
 echo
-echo "open ${results}report.html in a browser for the plots"
+echo "open $results/report.html in a browser for the plots"
