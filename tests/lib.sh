@@ -46,5 +46,19 @@ assert_nothing_left() { # SESSION
   return 0
 }
 
+# wait_for_log LOG PID PATTERN [COUNT] [SECONDS]: wait until LOG holds
+# COUNT lines matching PATTERN (default 1, up to 300 s); fail if process PID
+# ends first or time runs out.
+wait_for_log() {
+  local log=$1 pid=$2 pattern=$3 count=${4:-1} secs=${5:-300} i
+  for i in $(seq 1 $((secs * 2))); do
+    [ "$(grep -c -- "$pattern" "$log")" -ge "$count" ] && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$log"; fail "vbed ended before '$pattern' appeared"; }
+    sleep 0.5
+  done
+  cat "$log"
+  fail "'$pattern' did not appear within $secs s"
+}
+
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }

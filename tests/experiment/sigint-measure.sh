@@ -10,12 +10,7 @@ log=$VBED_TEST_TMP/log
 "$VBED" run --id e2esig -o "$VBED_TEST_TMP/res" tests/data/scenarios/host-and-guest.ini >"$log" 2>&1 &
 pid=$!
 # the guest run is the second: wait for its measure phase
-for _ in $(seq 1 600); do
-  [ "$(grep -c 'measure: ' "$log")" -ge 2 ] && break
-  kill -0 $pid 2>/dev/null || { cat "$log"; fail "vbed ended before the guest's measure phase"; }
-  sleep 0.5
-done
-[ "$(grep -c 'measure: ' "$log")" -ge 2 ] || { cat "$log"; fail "no measure phase in the guest"; }
+wait_for_log "$log" $pid 'measure: ' 2 300
 sleep 3
 pgrep -f "qemu-system.*vbed-e2esig-" >/dev/null || fail "no guest running before SIGINT"
 kill -INT $pid

@@ -8,12 +8,7 @@ sed 's/^duration    = 5s/duration    = 5m/' tests/data/scenarios/host-repeats.in
 log=$VBED_TEST_TMP/log
 "$VBED" run --id e2eterm -o "$VBED_TEST_TMP/res" "$VBED_TEST_TMP/long.ini" >"$log" 2>&1 &
 pid=$!
-for _ in $(seq 1 240); do
-  grep -q 'measure: ' "$log" && break
-  kill -0 $pid 2>/dev/null || { cat "$log"; fail "vbed ended before the measure phase"; }
-  sleep 0.5
-done
-grep -q 'measure: ' "$log" || fail "no measure phase"
+wait_for_log "$log" $pid 'measure: ' 1 120
 sleep 1
 pgrep -f "mariadbd.*vbed-e2eterm-" >/dev/null || fail "no host arm mariadbd before SIGTERM"
 kill -TERM $pid

@@ -7,12 +7,7 @@ need_libvirt
 log=$VBED_TEST_TMP/log
 "$VBED" run --id e2eint -o "$VBED_TEST_TMP/res" --boot-only tests/data/scenarios/two-guests.ini >"$log" 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do
-  grep -q "vbed-e2eint-001-guest-2: booting" "$log" && break
-  kill -0 $pid 2>/dev/null || { cat "$log"; fail "vbed ended before the guests booted"; }
-  sleep 0.5
-done
-grep -q "booting" "$log" || fail "the guests never started"
+wait_for_log "$log" $pid "vbed-e2eint-001-guest-2: booting" 1 150
 virsh -c qemu:///system list --name | grep -q vbed-e2eint || fail "no domain running before SIGINT"
 kill -INT $pid
 sleep 0.2

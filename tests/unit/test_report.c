@@ -43,30 +43,9 @@ static char *make_tmpdir(void)
     return dir;
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void remove_tmpdir(char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        char path[PATH_MAX];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    test_remove_dir(dir);
     free(dir);
 }
 
@@ -160,7 +139,7 @@ static void summary_written(void **state)
         test_data_path(src, sizeof(src), rel);
         char *text = test_read_file(src);
         assert_non_null(text);
-        write_file(dir, files[i], text);
+        test_write_file(dir, files[i], text);
         free(text);
     }
     assert_int_equal(report_write_summary(dir), 0);
@@ -220,12 +199,12 @@ static void bad_lines(void **state)
 {
     (void)state;
     char *dir = make_tmpdir();
-    write_file(dir, "meta.json",
+    test_write_file(dir, "meta.json",
                "{\"status\": \"complete\", \"accel\": \"kvm\", \"scenario\": {\"name\": \"t\"},\n"
                " \"variants\": [{\"index\": 1, \"label\": \"default\"}],\n"
                " \"arms\": [{\"name\": \"host\", \"kind\": \"host\"}]}\n");
 #define OK(v) "{\"metric\":\"tps_arm\",\"value\":" v ",\"labels\":{\"arm\":\"host\",\"seq\":1}}\n"
-    write_file(dir, "samples.jsonl",
+    test_write_file(dir, "samples.jsonl",
                OK("100")                                            /* 1 */
                "not json at all\n"                                  /* 2 */
                "[1, 2, 3]\n"                                        /* 3 */
@@ -276,9 +255,9 @@ static void unreadable_dirs(void **state)
     log_set_sink(capture_sink, &cap);
     assert_null(results_read("/nonexistent/vbed-results"));
     assert_null(results_read(dir)); /* no meta.json */
-    write_file(dir, "meta.json", "{\"status\": ");
+    test_write_file(dir, "meta.json", "{\"status\": ");
     assert_null(results_read(dir)); /* meta.json cut short */
-    write_file(dir, "meta.json", "[]");
+    test_write_file(dir, "meta.json", "[]");
     assert_null(results_read(dir));
     log_set_sink(NULL, NULL);
     assert_non_null(
@@ -287,7 +266,7 @@ static void unreadable_dirs(void **state)
     assert_non_null(strstr(cap.text, "is not a JSON object"));
 
     /* meta.json but no samples yet: a warning, an empty report */
-    write_file(dir, "meta.json",
+    test_write_file(dir, "meta.json",
                "{\"status\": \"running\", \"accel\": \"tcg\", \"arms\": "
                "[{\"name\": \"guest\", \"kind\": \"guest\"}]}");
     memset(&cap, 0, sizeof(cap));

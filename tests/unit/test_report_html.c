@@ -10,32 +10,6 @@
 #include <dirent.h>
 #include <unistd.h>
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void remove_tmpdir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        char path[PATH_MAX];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 static const char svg[] =
     "<?xml version=\"1.0\" encoding=\"utf-8\"  standalone=\"no\"?>\n"
     "<svg width=\"100\" height=\"50\" viewBox=\"0 0 100 50\" xmlns=\"http://www.w3.org/2000/svg\"\n"
@@ -53,16 +27,16 @@ static void escaping_and_inlining(void **state)
     (void)state;
     char dir[] = "/tmp/vbed-test-html.XXXXXX";
     assert_non_null(mkdtemp(dir));
-    write_file(dir, "meta.json",
+    test_write_file(dir, "meta.json",
                "{\"status\": \"complete\", \"accel\": \"tcg\",\n"
                " \"scenario\": {\"name\": \"<script>alert(1)</script>\"},\n"
                " \"host\": {\"hostname\": \"a&b\\\"c\"},\n"
                " \"variants\": [{\"index\": 1, \"label\": \"x=<b>bold</b>\"}],\n"
                " \"arms\": [{\"name\": \"host\", \"kind\": \"host\"}]}\n");
-    write_file(dir, "samples.jsonl",
+    test_write_file(dir, "samples.jsonl",
                "{\"metric\":\"tps_arm\",\"value\":100,\"labels\":{\"arm\":\"host\",\"seq\":1}}\n");
-    write_file(dir, "scenario.ini", "; </pre><img src=x onerror=alert(1)>\n[global]\n");
-    write_file(dir, "bars.svg", svg);
+    test_write_file(dir, "scenario.ini", "; </pre><img src=x onerror=alert(1)>\n[global]\n");
+    test_write_file(dir, "bars.svg", svg);
     struct results_data *rd = results_read(dir);
     assert_non_null(rd);
     struct report *r = report_build(rd);
@@ -104,7 +78,7 @@ static void escaping_and_inlining(void **state)
     free(html);
 
     /* a plot that is not SVG: reported, no report.html left half-written */
-    write_file(dir, "bars.svg", "<html>not svg</html>");
+    test_write_file(dir, "bars.svg", "<html>not svg</html>");
     unlink(path);
     struct captured cap = {{0}};
     log_set_sink(capture_sink, &cap);
@@ -115,7 +89,7 @@ static void escaping_and_inlining(void **state)
 
     report_free(r);
     results_data_free(rd);
-    remove_tmpdir(dir);
+    test_remove_dir(dir);
 }
 
 int main(void)

@@ -11,12 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef TESTS_DATA_DIR
 #define TESTS_DATA_DIR "tests/data"
@@ -80,6 +82,34 @@ static inline void golden_check(const char *rel, const char *actual)
         fail_msg("output differs from golden file %s", path);
     }
     free(expected);
+}
+
+/* dir/name holding text (a fixture made on the fly). */
+static inline void test_write_file(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Remove a flat scratch directory and the files in it. */
+static inline void test_remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
 }
 
 /* Capture log lines (log_set_sink) into a buffer. */
