@@ -1,0 +1,29 @@
+/* verdicts.h: the limits by which vbed calls a measurement trustworthy.
+ *
+ * One place for the rules that both `vbed run` (warnings while it runs,
+ * marks in the samples) and `vbed report` (notes and flags) apply, so the
+ * two never disagree. Each limit is stated in the report next to the figure
+ * it judges. */
+#ifndef VBED_VERDICTS_H
+#define VBED_VERDICTS_H
+
+/* steady state: |drift| of interval TPS over a measure phase (window_drift:
+ * the least-squares line's change from first to last interval / mean TPS) */
+#define VERDICT_DRIFT_LIMIT 0.1
+
+/* warmup = auto: slices of this length; steady when two consecutive slices'
+ * mean TPS are within VERDICT_SLICE_DELTA of each other AND the drift of
+ * the last slice is within VERDICT_SLICE_DRIFT */
+#define VERDICT_SLICE_S 10
+#define VERDICT_SLICE_DELTA 0.05
+#define VERDICT_SLICE_DRIFT 0.05
+
+/* noise during a measure phase, in percent of the host's CPU capacity
+ * (all online CPUs x window): steal time, and CPU of processes that are
+ * not part of the run */
+#define VERDICT_HOST_STEAL_PCT 5.0
+#define VERDICT_HOST_OTHER_CPU_PCT 10.0
+/* steal inside a guest, percent of its vCPUs' capacity */
+#define VERDICT_GUEST_STEAL_PCT 5.0
+
+#endif
