@@ -6,6 +6,7 @@
 #                     report, image, guests and experiment (real guests: ~20 min under TCG)
 #   make check        the fast tests only (unit, cli, report)
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
+#   make check-tsan   the unit tests that run threads, under ThreadSanitizer
 #   make demo         a fresh machine's whole path: deps, build, image, quickstart, report
 #   make bench        boot-to-ready and CPU figures (prints, asserts nothing)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -31,13 +32,14 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE) -pthread
 LIBS = $(PKG_LIBS) -lm
 
 BUILD ?= build/default
+space := $(subst ,, )
 SRCS := $(wildcard orchestrator/*.c)
 LIB_SRCS := $(filter-out orchestrator/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check check-asan demo bench install uninstall clean readme-keys
+.PHONY: all deps test check check-asan check-tsan demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
 all: vbed
@@ -81,6 +83,15 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		VBED=$(CURDIR)/build/asan/vbed VBED_TEST_BIN_DIR=$(CURDIR)/build/asan/tests \
 		bash tests/run-tests.sh unit cli report
+
+# unit tests whose code runs in several threads at once
+TSAN_TESTS := test_samples
+
+check-tsan:
+	$(MAKE) BUILD=build/tsan CFLAGS="-O1 -g -fno-omit-frame-pointer" SANITIZE="-fsanitize=thread" \
+		$(TSAN_TESTS:%=build/tsan/tests/%)
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" VBED_TEST_BIN_DIR=$(CURDIR)/build/tsan/tests \
+		VBED_TEST_FILTER='^($(subst $(space),|,$(TSAN_TESTS)))$$' bash tests/run-tests.sh unit
 
 demo:
 	bash scripts/demo.sh

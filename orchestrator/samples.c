@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 struct samples {
+    pthread_mutex_t lock; /* guards labels, pending and f */
     FILE *f;
     char dir[PATH_MAX];
     char path[PATH_MAX];
@@ -32,30 +34,44 @@ struct samples *samples_open(const char *results_dir)
         free(s);
         return NULL;
     }
+    pthread_mutex_init(&s->lock, NULL);
     return s;
 }
 
-void samples_discard_run(struct samples *s)
+/* with the lock held */
+static void discard_locked(struct samples *s)
 {
     json_object_put(s->pending);
     json_object_put(s->labels);
     s->pending = s->labels = NULL;
 }
 
+void samples_discard_run(struct samples *s)
+{
+    pthread_mutex_lock(&s->lock);
+    discard_locked(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
 void samples_close(struct samples *s)
 {
     if (!s)
         return;
-    samples_discard_run(s);
+    discard_locked(s);
     fclose(s->f);
+    pthread_mutex_destroy(&s->lock);
     free(s);
 }
 
 void samples_begin_run(struct samples *s, json_object *labels)
 {
-    samples_discard_run(s);
-    json_object_deep_copy(labels, &s->labels, NULL);
+    json_object *copy = NULL;
+    json_object_deep_copy(labels, &copy, NULL);
+    pthread_mutex_lock(&s->lock);
+    discard_locked(s);
+    s->labels = copy;
     s->pending = json_object_new_array();
+    pthread_mutex_unlock(&s->lock);
 }
 
 static double unix_now(void)
@@ -68,6 +84,12 @@ static double unix_now(void)
 void samples_add(struct samples *s, const char *metric, double value, const char *unit, int guest,
                  const char *source, double timestamp, json_object *extra)
 {
+    pthread_mutex_lock(&s->lock);
+    if (!s->pending) { /* no run begun: nothing to attach the sample to */
+        pthread_mutex_unlock(&s->lock);
+        json_object_put(extra);
+        return;
+    }
     json_object *labels = NULL;
     json_object_deep_copy(s->labels, &labels, NULL);
     json_object_object_add(labels, "guest", json_object_new_int(guest));
@@ -87,12 +109,15 @@ void samples_add(struct samples *s, const char *metric, double value, const char
         json_object_object_add(o, "source", json_object_new_string(rel));
     }
     json_object_array_add(s->pending, o);
+    pthread_mutex_unlock(&s->lock);
 }
 
 int samples_end_run(struct samples *s)
 {
+    int rc = 0;
+    pthread_mutex_lock(&s->lock);
     if (!s->pending)
-        return 0;
+        goto out;
     size_t n = json_object_array_length(s->pending);
     for (size_t i = 0; i < n; i++) {
         const char *line = json_object_to_json_string_ext(json_object_array_get_idx(s->pending, i),
@@ -100,10 +125,12 @@ int samples_end_run(struct samples *s)
         if (fprintf(s->f, "%s\n", line) < 0)
             break;
     }
-    samples_discard_run(s);
+    discard_locked(s);
     if (fflush(s->f) != 0 || fsync(fileno(s->f)) != 0) {
         log_error("Cannot write '%s': %s", s->path, strerror(errno));
-        return -1;
+        rc = -1;
     }
-    return 0;
+out:
+    pthread_mutex_unlock(&s->lock);
+    return rc;
 }

@@ -1,7 +1,12 @@
 /* samples.h: samples.jsonl, one measured figure per line (the format is in
  * results/README.md). A run's samples are buffered and written, flushed
  * and synced when the run finishes, so that an interrupted vbed leaves a
- * file whose every line parses. */
+ * file whose every line parses.
+ *
+ * Threads: every function below may be called from any thread (the guests'
+ * workers add samples while the runner's thread begins and ends runs); the
+ * writer owns one lock that serialises them. samples_open and samples_close
+ * are not: open before the threads start, close after they are joined. */
 #ifndef VBED_SAMPLES_H
 #define VBED_SAMPLES_H
 
