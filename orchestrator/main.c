@@ -58,6 +58,7 @@ void cli_print_exit_codes(FILE *out)
                  "  1    a run, build or check failed (results measured so far are kept)\n"
                  "  2    bad command line or scenario; nothing was started\n"
                  "  3    the host lacks something: libvirt, an image, a package, permission\n"
+                 "  129  its terminal was closed: SIGHUP (everything started was cleaned up)\n"
                  "  130  interrupted by SIGINT (everything started was cleaned up)\n"
                  "  143  terminated by SIGTERM (everything started was cleaned up)\n");
 }

@@ -1,4 +1,4 @@
-/* signals.c: turn SIGINT/SIGTERM into a flag (see signals.h). */
+/* signals.c: turn SIGINT, SIGTERM and SIGHUP into a flag (see signals.h). */
 #include "signals.h"
 
 #include <signal.h>
@@ -24,6 +24,9 @@ void signals_install(void)
     /* no SA_RESTART: a blocking read or wait returns EINTR and looks at the flag */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* a closed terminal: clean up as after SIGTERM (the host arm's mariadbd
+     * runs in its own process group and would not get the hangup) */
+    sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 }
 
@@ -31,12 +34,30 @@ bool signals_interrupted(void) { return first_signal != 0; }
 
 int signals_exit_code(void)
 {
-    return first_signal == SIGINT ? 130 : first_signal == SIGTERM ? 143 : 0;
+    switch (first_signal) {
+    case SIGHUP:
+        return 129;
+    case SIGINT:
+        return 130;
+    case SIGTERM:
+        return 143;
+    default:
+        return 0;
+    }
 }
 
 const char *signals_name(void)
 {
-    return first_signal == SIGINT ? "SIGINT" : first_signal == SIGTERM ? "SIGTERM" : "";
+    switch (first_signal) {
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    default:
+        return "";
+    }
 }
 
 bool signals_sleep_ms(long ms)

@@ -1,9 +1,10 @@
-/* signals.h: SIGINT and SIGTERM become a flag that every wait loop checks.
+/* signals.h: SIGINT, SIGTERM and SIGHUP become a flag that every wait loop
+ * checks.
  *
  * vbed never exits from a signal handler: the runner notices the flag,
  * stops what it is doing and cleans up (domains, disks, mariadbd, cgroups),
- * then exits 130 or 143. A second signal does not skip the cleanup; the
- * first one's code is kept. */
+ * then exits 130, 143 or 129 (SIGHUP: its terminal was closed). A second
+ * signal does not skip the cleanup; the first one's code is kept. */
 #ifndef VBED_SIGNALS_H
 #define VBED_SIGNALS_H
 
@@ -11,9 +12,9 @@
 
 void signals_install(void);
 bool signals_interrupted(void);
-/* 130 after SIGINT, 143 after SIGTERM, 0 if none arrived */
+/* 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 0 if none arrived */
 int signals_exit_code(void);
-/* Name of the first signal, "SIGINT" or "SIGTERM" ("" if none). */
+/* Name of the first signal, "SIGINT", "SIGTERM" or "SIGHUP" ("" if none). */
 const char *signals_name(void);
 /* Sleep up to ms milliseconds; returns early (true) when interrupted. */
 bool signals_sleep_ms(long ms);

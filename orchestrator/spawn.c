@@ -109,6 +109,7 @@ static void child(const char *const argv[], const struct spawn_opts *o, int out_
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     int devnull = open("/dev/null", O_RDWR);
     dup2(devnull, STDIN_FILENO);
