@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 #include <libvirt/libvirt-qemu.h>
+#include <limits.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,28 +25,41 @@ void agent_result_free(struct agent_result *r)
     r->out_len = r->err_len = 0;
 }
 
-/* Send a command; the parsed "return" member (caller puts it) or NULL. */
-static json_object *command(virDomainPtr dom, json_object *cmd, int timeout, bool quiet)
+/* The "return" member of a reply (the caller puts it), or NULL. */
+static json_object *reply_return(const char *reply)
 {
-    const char *text = json_object_to_json_string_ext(cmd, JSON_C_TO_STRING_PLAIN);
-    char *reply = virDomainQemuAgentCommand(dom, text, timeout, 0);
-    if (!reply) {
-        if (!quiet)
-            log_error("Guest agent of '%s' did not answer %s: %s", virDomainGetName(dom),
-                      json_object_get_string(json_object_object_get(cmd, "execute")),
-                      hv_last_error());
-        return NULL;
-    }
     json_object *root = json_tokener_parse(reply), *ret = NULL;
-    free(reply);
-    if (!root || !json_object_object_get_ex(root, "return", &ret)) {
-        if (!quiet)
-            log_error("Guest agent of '%s' sent a reply without 'return'.", virDomainGetName(dom));
+    if (!root || !json_object_is_type(root, json_type_object) ||
+        !json_object_object_get_ex(root, "return", &ret)) {
         json_object_put(root);
         return NULL;
     }
     json_object_get(ret);
     json_object_put(root);
+    return ret;
+}
+
+/* Send a command; its reply's text (caller frees) or NULL. */
+static char *command_text(virDomainPtr dom, json_object *cmd, int timeout, bool quiet)
+{
+    const char *text = json_object_to_json_string_ext(cmd, JSON_C_TO_STRING_PLAIN);
+    char *reply = virDomainQemuAgentCommand(dom, text, timeout, 0);
+    if (!reply && !quiet)
+        log_error("Guest agent of '%s' did not answer %s: %s", virDomainGetName(dom),
+                  json_object_get_string(json_object_object_get(cmd, "execute")), hv_last_error());
+    return reply;
+}
+
+/* Send a command; the parsed "return" member (caller puts it) or NULL. */
+static json_object *command(virDomainPtr dom, json_object *cmd, int timeout, bool quiet)
+{
+    char *reply = command_text(dom, cmd, timeout, quiet);
+    if (!reply)
+        return NULL;
+    json_object *ret = reply_return(reply);
+    free(reply);
+    if (!ret && !quiet)
+        log_error("Guest agent of '%s' sent a reply without 'return'.", virDomainGetName(dom));
     return ret;
 }
 
@@ -71,22 +85,31 @@ int agent_ping(virDomainPtr dom, int timeout)
     return 0;
 }
 
-static int base64_decode(const char *in, char **out, size_t *out_len)
+int agent_base64_decode(const char *in, size_t n, char **out, size_t *out_len)
 {
-    size_t n = strlen(in);
-    unsigned char *buf = xcalloc(1, n / 4 * 3 + 4);
-    if (!buf)
+    *out = NULL;
+    *out_len = 0;
+    /* EVP_DecodeUpdate takes an int; its output is at most 3 bytes per 4 in */
+    if (n > (size_t)INT_MAX / 2)
         return -1;
-    int len = n ? EVP_DecodeBlock(buf, (const unsigned char *)in, (int)n) : 0;
-    if (len < 0) {
+    unsigned char *buf = xcalloc(1, n / 4 * 3 + 4);
+    EVP_ENCODE_CTX *ctx = EVP_ENCODE_CTX_new();
+    if (!ctx) {
         free(buf);
         return -1;
     }
-    /* EVP_DecodeBlock counts the padding as zero bytes */
-    while (n > 0 && in[n - 1] == '=') {
-        len--;
-        n--;
+    int len = 0, tail = 0;
+    EVP_DecodeInit(ctx);
+    /* -1: a character outside the alphabet, or padding in the wrong place */
+    int rc = EVP_DecodeUpdate(ctx, buf, &len, (const unsigned char *)in, (int)n);
+    if (rc >= 0)
+        rc = EVP_DecodeFinal(ctx, buf + len, &tail);
+    EVP_ENCODE_CTX_free(ctx);
+    if (rc < 0 || len < 0 || tail < 0) {
+        free(buf);
+        return -1;
     }
+    len += tail;
     buf[len] = '\0';
     *out = (char *)buf;
     *out_len = (size_t)len;
@@ -124,15 +147,59 @@ int agent_exec_start(virDomainPtr dom, const char *const argv[], const char *con
     return 0;
 }
 
+/* The base64 member key of ret, decoded; absent: empty. */
 static int take_data(json_object *ret, const char *key, char **out, size_t *len)
 {
     json_object *v;
     if (!json_object_object_get_ex(ret, key, &v)) {
         *out = xcalloc(1, 1);
         *len = 0;
-        return *out ? 0 : -1;
+        return 0;
     }
-    return base64_decode(json_object_get_string(v), out, len);
+    if (!json_object_is_type(v, json_type_string))
+        return -1;
+    return agent_base64_decode(json_object_get_string(v), (size_t)json_object_get_string_len(v),
+                               out, len);
+}
+
+int agent_decode_exec_status(const char *reply, bool *exited, struct agent_result *res)
+{
+    memset(res, 0, sizeof(*res));
+    *exited = false;
+    json_object *ret = reply_return(reply), *v;
+    if (!ret || !json_object_is_type(ret, json_type_object)) {
+        json_object_put(ret);
+        return -1;
+    }
+    *exited = json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v);
+    int rc = 0;
+    if (*exited) {
+        res->exitcode = json_object_object_get_ex(ret, "exitcode", &v) ? json_object_get_int(v) : -1;
+        res->signal = json_object_object_get_ex(ret, "signal", &v) ? json_object_get_int(v) : 0;
+        if (take_data(ret, "out-data", &res->out, &res->out_len) < 0 ||
+            take_data(ret, "err-data", &res->err, &res->err_len) < 0) {
+            agent_result_free(res);
+            rc = -1;
+        }
+    }
+    json_object_put(ret);
+    return rc;
+}
+
+int agent_decode_file_read(const char *reply, char **data, size_t *len, bool *eof)
+{
+    *data = NULL;
+    *len = 0;
+    *eof = false;
+    json_object *ret = reply_return(reply), *v;
+    if (!ret || !json_object_is_type(ret, json_type_object)) {
+        json_object_put(ret);
+        return -1;
+    }
+    int rc = take_data(ret, "buf-b64", data, len);
+    *eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
+    json_object_put(ret);
+    return rc;
 }
 
 int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_result *res)
@@ -140,25 +207,15 @@ int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_
     json_object *args;
     json_object *cmd = new_command("guest-exec-status", &args);
     json_object_object_add(args, "pid", json_object_new_int64(pid));
-    json_object *ret = command(dom, cmd, 30, false);
+    char *reply = command_text(dom, cmd, 30, false);
     json_object_put(cmd);
-    if (!ret)
+    if (!reply)
         return -1;
-    json_object *v;
-    *exited = json_object_object_get_ex(ret, "exited", &v) && json_object_get_boolean(v);
-    int rc = 0;
-    if (*exited) {
-        memset(res, 0, sizeof(*res));
-        res->exitcode = json_object_object_get_ex(ret, "exitcode", &v) ? json_object_get_int(v) : -1;
-        res->signal = json_object_object_get_ex(ret, "signal", &v) ? json_object_get_int(v) : 0;
-        if (take_data(ret, "out-data", &res->out, &res->out_len) < 0 ||
-            take_data(ret, "err-data", &res->err, &res->err_len) < 0) {
-            log_error("Guest agent of '%s' sent undecodable output.", virDomainGetName(dom));
-            agent_result_free(res);
-            rc = -1;
-        }
-    }
-    json_object_put(ret);
+    int rc = agent_decode_exec_status(reply, exited, res);
+    free(reply);
+    if (rc < 0)
+        log_error("Guest agent of '%s' sent an undecodable guest-exec-status reply.",
+                  virDomainGetName(dom));
     return rc;
 }
 
@@ -221,25 +278,23 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
         cmd = new_command("guest-file-read", &args);
         json_object_object_add(args, "handle", json_object_new_int64(handle));
         json_object_object_add(args, "count", json_object_new_int(1 << 20));
-        ret = command(dom, cmd, 30, quiet);
+        char *reply = command_text(dom, cmd, 30, quiet);
         json_object_put(cmd);
-        if (!ret)
+        if (!reply)
             break;
-        json_object *v;
         char *chunk = NULL;
         size_t clen = 0;
-        if (take_data(ret, "buf-b64", &chunk, &clen) < 0) {
-            json_object_put(ret);
-            break;
-        }
-        bool eof = json_object_object_get_ex(ret, "eof", &v) && json_object_get_boolean(v);
-        json_object_put(ret);
-        char *grown = xrealloc(buf, used + clen + 1);
-        if (!grown) {
+        bool eof = false;
+        int drc = agent_decode_file_read(reply, &chunk, &clen, &eof);
+        free(reply);
+        if (drc < 0) {
+            if (!quiet)
+                log_error("Guest agent of '%s' sent an undecodable reply reading '%s'.",
+                          virDomainGetName(dom), path);
             free(chunk);
             break;
         }
-        buf = grown;
+        buf = xrealloc(buf, used + clen + 1);
         memcpy(buf + used, chunk, clen);
         used += clen;
         buf[used] = '\0';

@@ -44,4 +44,17 @@ int agent_exec(virDomainPtr dom, const char *const argv[], const char *const env
 int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data, size_t *len,
                     bool quiet);
 
+/* Decoding of the agent's replies, apart from libvirt (unit tests and fuzz
+ * targets call them). reply is the JSON text virDomainQemuAgentCommand
+ * returned; a reply that is not what the agent sends gives -1, not reported
+ * (the caller knows which guest sent it). */
+
+/* guest-exec-status: *exited, and once it has, res filled (out, err decoded). */
+int agent_decode_exec_status(const char *reply, bool *exited, struct agent_result *res);
+/* guest-file-read: the chunk decoded into *data (malloc'd, NUL-terminated). */
+int agent_decode_file_read(const char *reply, char **data, size_t *len, bool *eof);
+/* n bytes of base64 (OpenSSL's EVP decoder, padding checked) into *out
+ * (malloc'd, NUL-terminated, at most n / 4 * 3 bytes); -1 if invalid. */
+int agent_base64_decode(const char *in, size_t n, char **out, size_t *out_len);
+
 #endif
