@@ -8,12 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 struct state {
     const char *pos;
     int line;
     inifile_section_fn on_section;
     inifile_value_fn on_value;
     void *user;
+    int too_long; /* the number of a line longer than INIFILE_MAX_LINE */
 };
 
 static char *reader(char *buf, int size, void *opaque)
@@ -23,11 +27,18 @@ static char *reader(char *buf, int size, void *opaque)
         return NULL;
     const char *nl = strchr(st->pos, '\n');
     size_t len = nl ? (size_t)(nl - st->pos) + 1 : strlen(st->pos);
-    size_t copy = len < (size_t)size - 1 ? len : (size_t)size - 1;
-    memcpy(buf, st->pos, copy);
-    buf[copy] = '\0';
-    st->pos += len;
+    size_t chars = len - (nl ? 1 : 0);
+    if (chars > 0 && st->pos[chars - 1] == '\r')
+        chars--;
     st->line++;
+    /* libinih would cut the line and parse the rest as the next line */
+    if (chars > INIFILE_MAX_LINE || len + 1 > (size_t)size) {
+        st->too_long = st->line;
+        return NULL; /* ends the parse */
+    }
+    memcpy(buf, st->pos, len);
+    buf[len] = '\0';
+    st->pos += len;
 
     /* a section header: "[name]" possibly surrounded by blanks */
     const char *p = buf;
@@ -57,12 +68,22 @@ static int handler(void *opaque, const char *section, const char *name, const ch
 }
 
 int inifile_parse(const char *text, inifile_section_fn on_section, inifile_value_fn on_value,
-                  void *user)
+                  void *user, const char **why)
 {
     struct state st = {.pos = text, .on_section = on_section, .on_value = on_value, .user = user};
     ini_use_stack = false;
-    ini_max_line = 4096;
+    /* one heap buffer for the longest line: its characters, "\r\n" and the
+     * NUL (without ini_initial_alloc the buffer was 200 bytes) */
+    ini_initial_alloc = INIFILE_MAX_LINE + 3;
+    ini_max_line = INIFILE_MAX_LINE + 3;
+    ini_allow_realloc = false;
     ini_allow_multiline = false;
     ini_inline_comment_prefixes = ";#";
-    return ini_parse_stream(reader, &st, handler, &st);
+    int rc = ini_parse_stream(reader, &st, handler, &st);
+    if (st.too_long && (rc == 0 || rc > st.too_long)) {
+        *why = "line longer than " STR(INIFILE_MAX_LINE) " characters";
+        return st.too_long;
+    }
+    *why = "syntax error (expected '[section]', 'key = value' or a comment)";
+    return rc;
 }

@@ -3,6 +3,7 @@
 #include "plan.h"
 #include "xalloc.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,21 +47,29 @@ static void resolve(const struct plan *p, size_t arm, const size_t *choice, stru
     }
 }
 
-/* Two configs run the same thing for an arm of this kind. */
-static bool same_run(const struct run_config *a, const struct run_config *b, int kind)
+/* What distinguishes a run of arm: its index and the values of every key
+ * that affects an arm of its kind ("0\nbuffer_pool=128M\n..."; malloc'd).
+ * Two variants whose signatures are equal share the run. */
+static char *run_signature(const struct plan *p, size_t arm, const struct run_config *cfg)
 {
-    unsigned bit = kind == ARM_HOST ? KEY_HOST : KEY_GUEST;
+    unsigned bit = p->arms[arm].kind == ARM_HOST ? KEY_HOST : KEY_GUEST;
+    size_t cap = 1024, used = 0;
+    char *sig = xcalloc(1, cap);
+    used = (size_t)snprintf(sig, cap, "%zu", arm);
     for (size_t k = 0; k < key_count; k++) {
         const struct key_def *key = &key_table[k];
         if (!(key->arms & bit))
             continue;
-        char va[KEY_STRING_MAX + 32], vb[KEY_STRING_MAX + 32];
-        key_format_value(key, a, va, sizeof(va));
-        key_format_value(key, b, vb, sizeof(vb));
-        if (strcmp(va, vb) != 0)
-            return false;
+        char val[KEY_STRING_MAX + 32];
+        key_format_value(key, cfg, val, sizeof(val));
+        size_t need = strlen(key->name) + strlen(val) + 3;
+        if (used + need >= cap) {
+            cap = (used + need) * 2;
+            sig = xrealloc(sig, cap);
+        }
+        used += (size_t)snprintf(sig + used, cap - used, "\n%s=%s", key->name, val);
     }
-    return true;
+    return sig;
 }
 
 static int line_of(const struct plan *p, size_t arm, const char *key)
@@ -194,26 +203,37 @@ static char *variant_label(const struct plan *p, const size_t *choice)
     char buf[2048];
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t a = 0; a < p->n_axes; a++) {
+    for (size_t a = 0; a < p->n_axes && used < sizeof(buf); a++) {
         const struct plan_axis *ax = &p->axes[a];
         const char *section = ax->section ? p->scn->sections[ax->section].name : NULL;
-        used += (size_t)snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0,
-                                 "%s%s%s%s=%s", a ? " " : "", section ? section : "",
-                                 section ? "." : "", ax->entry->key->name,
+        used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s%s%s=%s", a ? " " : "",
+                                 section ? section : "", section ? "." : "", ax->entry->key->name,
                                  ax->entry->items[choice[a]]);
     }
     return xstrdup(p->n_axes ? buf : "default");
 }
 
-static size_t find_or_add_spec(struct plan *p, size_t arm, const struct run_config *cfg,
-                               size_t variant)
+/* The spec for (arm, cfg): an existing one with the same signature (a hash
+ * lookup in index), else a new one. */
+static size_t find_or_add_spec(struct plan *p, json_object *index, size_t arm,
+                               const struct run_config *cfg, size_t variant)
 {
-    for (size_t i = 0; i < p->n_specs; i++)
-        if (p->specs[i].arm == arm && same_run(&p->specs[i].cfg, cfg, p->arms[arm].kind))
-            return i;
-    p->specs = xrealloc(p->specs, (p->n_specs + 1) * sizeof(*p->specs));
-    p->specs[p->n_specs] = (struct plan_spec){.arm = arm, .cfg = *cfg, .first_variant = variant};
-    return p->n_specs++;
+    char *sig = run_signature(p, arm, cfg);
+    json_object *found;
+    size_t spec;
+    if (json_object_object_get_ex(index, sig, &found)) {
+        spec = (size_t)json_object_get_int64(found);
+    } else {
+        p->specs = xrealloc(p->specs, (p->n_specs + 1) * sizeof(*p->specs));
+        p->specs[p->n_specs] = (struct plan_spec){.arm = arm, .cfg = *cfg, .first_variant = variant};
+        spec = p->n_specs++;
+        json_object_object_add(index, sig, json_object_new_int64((int64_t)spec));
+    }
+    free(sig);
+    struct plan_spec *sp = &p->specs[spec];
+    sp->variants = xrealloc(sp->variants, (sp->n_variants + 1) * sizeof(size_t));
+    sp->variants[sp->n_variants++] = variant;
+    return spec;
 }
 
 struct plan *plan_build(const struct scenario *scn, struct diag *d)
@@ -238,9 +258,13 @@ struct plan *plan_build(const struct scenario *scn, struct diag *d)
 
     size_t total = 1;
     for (size_t a = 0; a < p->n_axes; a++) {
-        total *= p->axes[a].entry->n_items;
-        if (total > 100000) {
-            diag_add(d, "%s: the lists expand into more than 100000 variants", scn->path);
+        const struct scn_entry *e = p->axes[a].entry;
+        total *= e->n_items;
+        if (total > PLAN_MAX_VARIANTS) {
+            diag_add(d,
+                     "%s:%d: %s: with this list the scenario has at least %zu variants, more "
+                     "than the %d vbed accepts (split it into several scenarios)",
+                     scn->path, e->line, e->key->name, total, PLAN_MAX_VARIANTS);
             plan_free(p);
             return NULL;
         }
@@ -248,6 +272,7 @@ struct plan *plan_build(const struct scenario *scn, struct diag *d)
 
     p->variants = xcalloc(total, sizeof(*p->variants));
     size_t *choice = xcalloc(p->n_axes, sizeof(size_t));
+    json_object *index = json_object_new_object(); /* run signature -> spec */
     for (size_t v = 0; v < total; v++) {
         struct plan_variant *var = &p->variants[p->n_variants++];
         var->choice = xcalloc(p->n_axes, sizeof(size_t));
@@ -258,7 +283,7 @@ struct plan *plan_build(const struct scenario *scn, struct diag *d)
             struct run_config cfg;
             resolve(p, arm, choice, &cfg);
             check_run(p, arm, &cfg, d);
-            var->spec_of_arm[arm] = find_or_add_spec(p, arm, &cfg, v);
+            var->spec_of_arm[arm] = find_or_add_spec(p, index, arm, &cfg, v);
         }
         /* odometer: the last axis turns fastest */
         for (size_t a = p->n_axes; a-- > 0;) {
@@ -268,6 +293,7 @@ struct plan *plan_build(const struct scenario *scn, struct diag *d)
         }
     }
     free(choice);
+    json_object_put(index);
 
     if (d->n > errors_before) {
         plan_free(p);
@@ -286,6 +312,8 @@ void plan_free(struct plan *p)
         free(p->variants[v].spec_of_arm);
     }
     free(p->variants);
+    for (size_t s = 0; s < p->n_specs; s++)
+        free(p->specs[s].variants);
     free(p->specs);
     free(p->axes);
     free(p->arms);
@@ -294,13 +322,21 @@ void plan_free(struct plan *p)
 
 void plan_spec_variants(const struct plan *p, size_t spec, char *buf, size_t len)
 {
+    const struct plan_spec *sp = &p->specs[spec];
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t v = 0; v < p->n_variants; v++) {
-        if (p->variants[v].spec_of_arm[p->specs[spec].arm] != spec)
-            continue;
-        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%zu",
-                                 used ? "," : "", v + 1);
+    for (size_t i = 0; i < sp->n_variants; i++) {
+        int n = snprintf(buf + used, len - used, "%s%zu", i ? "," : "", sp->variants[i] + 1);
+        if (n < 0 || (size_t)n >= len - used) {
+            /* does not fit: whole numbers up to a comma, then ",..." */
+            buf[used] = '\0';
+            while (used > 0 && (used + 5 > len || buf[used] != ','))
+                buf[used--] = '\0';
+            if (len >= 5)
+                snprintf(buf + used, len - used, "%s...", used ? "," : "");
+            return;
+        }
+        used += (size_t)n;
     }
 }
 

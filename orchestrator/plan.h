@@ -38,6 +38,8 @@ struct plan_spec {
     size_t arm;
     struct run_config cfg;
     size_t first_variant;
+    size_t *variants; /* the variants that use it, ascending */
+    size_t n_variants;
 };
 
 struct plan {
@@ -53,7 +55,12 @@ struct plan {
     size_t n_specs;
 };
 
-/* Resolve and check every run of scn. NULL on errors (added to d). */
+/* At most this many variants: more could never run, and the dry run
+ * would print for minutes. */
+#define PLAN_MAX_VARIANTS 100000
+
+/* Resolve and check every run of scn. NULL on errors (added to d). Time and
+ * memory grow linearly with the number of variants. */
 struct plan *plan_build(const struct scenario *scn, struct diag *d);
 void plan_free(struct plan *p);
 

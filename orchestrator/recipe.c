@@ -158,10 +158,11 @@ struct recipe *recipe_load(const char *dir)
     r->root_size = 3LL << 30;
 
     struct load_state st = {.r = r, .path = path};
-    int err = inifile_parse(text, NULL, on_value, &st);
+    const char *why = NULL;
+    int err = inifile_parse(text, NULL, on_value, &st, &why);
     free(text);
     if (err > 0) {
-        log_plain("%s:%d: syntax error (expected '[section]', 'key = value' or a comment)", path, err);
+        log_plain("%s:%d: %s", path, err, why);
         st.errors++;
     }
     if (!r->suite[0]) {

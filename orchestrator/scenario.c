@@ -13,6 +13,7 @@
 #include "textfile.h"
 
 #include <ctype.h>
+#include <json-c/json.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,9 +27,11 @@ void diag_add(struct diag *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < d->n; i++)
-        if (strcmp(d->lines[i], buf) == 0)
-            return;
+    if (!d->seen)
+        d->seen = json_object_new_object();
+    if (json_object_object_get_ex(d->seen, buf, NULL))
+        return;
+    json_object_object_add(d->seen, buf, NULL);
     char **grown = xrealloc(d->lines, (d->n + 1) * sizeof(*grown));
     d->lines = grown;
     d->lines[d->n++] = xstrdup(buf);
@@ -36,8 +39,10 @@ void diag_add(struct diag *d, const char *fmt, ...)
 
 void diag_print(const struct diag *d)
 {
-    for (size_t i = 0; i < d->n; i++)
+    for (size_t i = 0; i < d->n && i < DIAG_PRINT_MAX; i++)
         log_plain("%s", d->lines[i]);
+    if (d->n > DIAG_PRINT_MAX)
+        log_plain("... and %zu more problems like these", d->n - DIAG_PRINT_MAX);
 }
 
 void diag_clear(struct diag *d)
@@ -45,8 +50,10 @@ void diag_clear(struct diag *d)
     for (size_t i = 0; i < d->n; i++)
         free(d->lines[i]);
     free(d->lines);
+    json_object_put(d->seen);
     d->lines = NULL;
     d->n = 0;
+    d->seen = NULL;
 }
 
 /* State shared by the inifile callbacks. */
@@ -266,12 +273,12 @@ struct scenario *scenario_load(const char *path, struct diag *d)
     s->sections[0].is_global = true;
     s->n_sections = 1;
 
-    int err = inifile_parse(text, on_section, on_value, &st);
+    const char *why = NULL;
+    int err = inifile_parse(text, on_section, on_value, &st, &why);
     if (err > 0) {
         /* libinih reports only the first malformed line; a handler error is
          * never returned because on_value always succeeds */
-        diag_add(d, "%s:%d: syntax error (expected '[section]', 'key = value' or a comment)", path,
-                 err);
+        diag_add(d, "%s:%d: %s", path, err, why);
     } else if (err < 0) {
         diag_add(d, "%s: cannot parse the scenario (out of memory)", path);
     }

@@ -36,10 +36,14 @@ struct scenario {
 };
 
 /* Diagnostics: every problem is one line "FILE:LINE: message"; identical
- * lines are reported once. */
+ * lines are reported once (a hash set: a scenario of many variants can
+ * produce many), and at most DIAG_PRINT_MAX are printed. */
+#define DIAG_PRINT_MAX 100
+struct json_object;
 struct diag {
     char **lines;
     size_t n;
+    struct json_object *seen; /* the lines, as keys */
 };
 void diag_add(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_print(const struct diag *d);
