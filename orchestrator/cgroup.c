@@ -115,6 +115,46 @@ fail:
 
 const char *const *cgroup_procs_files(const struct cgroup *cg) { return cg->procs_list; }
 
+static bool listed(const char *procs, pid_t pid)
+{
+    FILE *f = fopen(procs, "r");
+    if (!f)
+        return false;
+    long p;
+    bool found = false;
+    while (!found && fscanf(f, "%ld", &p) == 1)
+        found = p == (long)pid;
+    fclose(f);
+    return found;
+}
+
+int cgroup_check_member(const struct cgroup *cg, pid_t pid, const char *cpus, char *why, size_t len)
+{
+    for (int i = 0; cg->procs_list[i]; i++) {
+        if (!listed(cg->procs_list[i], pid)) {
+            snprintf(why, len, "process %d is not in '%s'", (int)pid, cg->procs_list[i]);
+            return -1;
+        }
+    }
+    char path[64], line[512], allowed[256] = "";
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, len, "cannot read '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "Cpus_allowed_list: %255s", allowed) == 1)
+            break;
+    fclose(f);
+    if (strcmp(allowed, cpus) != 0) {
+        snprintf(why, len, "process %d may run on CPUs '%s', not only on '%s'", (int)pid, allowed,
+                 cpus);
+        return -1;
+    }
+    return 0;
+}
+
 long long cgroup_memory_peak(const struct cgroup *cg)
 {
     char path[PATH_MAX], buf[64];

@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "runner.h"
 #include "scenario.h"
+#include "workingset.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -162,6 +163,31 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
     return 0;
 }
 
+/* Where each run's data fits, estimated from its table sizes; a warning for
+ * every run that never leaves the buffer pool. */
+static void print_working_sets(const struct plan *p, FILE *out)
+{
+    long long host_mem = ws_host_memory();
+    fprintf(out, "\nWorking set (estimated from tables x table_size; a run measures it on disk "
+                 "after prepare):\n");
+    for (size_t s = 0; s < p->n_specs; s++) {
+        const struct plan_spec *sp = &p->specs[s];
+        const char *arm = p->arms[sp->arm].name;
+        int kind = p->arms[sp->arm].kind;
+        long long data = ws_estimate_bytes(&sp->cfg);
+        char text[512], vars[256];
+        ws_describe(&sp->cfg, kind, data, true, host_mem, text, sizeof(text));
+        plan_spec_variants(p, s, vars, sizeof(vars));
+        fprintf(out, "  %-12s variants %-8s %s: %s\n", arm, vars,
+                ws_fit_name(ws_classify(&sp->cfg, kind, data, host_mem)), text);
+        if (ws_classify(&sp->cfg, kind, data, host_mem) == WS_BUFFER_POOL)
+            log_warn("arm [%s] (variants %s): its data (~%lld MiB estimated) fits in its buffer "
+                     "pool (%lld MiB): the disk cache mode cannot matter here; raise tables or "
+                     "table_size, or lower buffer_pool",
+                     arm, vars, data >> 20, sp->cfg.buffer_pool >> 20);
+    }
+}
+
 static int dry_run(const struct plan *p, const struct run_opts *o, const char *uri)
 {
     const char *why = NULL;
@@ -173,6 +199,7 @@ static int dry_run(const struct plan *p, const struct run_opts *o, const char *u
     if (needs_auto)
         auto_type = dry_run_virt_type(uri, &why);
     plan_print(p, stdout);
+    print_working_sets(p, stdout);
     if (needs_auto)
         printf("\nvirt_type auto: %s -> %s\n", why, auto_type == VIRT_KVM ? "kvm" : "qemu");
     if (o->xml_dir && write_xml_files(p, o, auto_type) < 0)

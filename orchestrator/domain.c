@@ -121,6 +121,24 @@ static int write_domain(xmlTextWriterPtr w, const struct domain_spec *s)
     XO(xo_end(w));
     snprintf(num, sizeof(num), "%lld", s->vcpus);
     XO(xo_text_el(w, "vcpu", num));
+    if (s->vcpu_pin || s->emulator_pin >= 0) {
+        XO(xo_start(w, "cputune"));
+        for (long long v = 0; s->vcpu_pin && v < s->vcpus; v++) {
+            XO(xo_start(w, "vcpupin"));
+            snprintf(num, sizeof(num), "%lld", v);
+            XO(xo_attr(w, "vcpu", num));
+            snprintf(num, sizeof(num), "%d", s->vcpu_pin[v]);
+            XO(xo_attr(w, "cpuset", num));
+            XO(xo_end(w));
+        }
+        if (s->emulator_pin >= 0) {
+            XO(xo_start(w, "emulatorpin"));
+            snprintf(num, sizeof(num), "%d", s->emulator_pin);
+            XO(xo_attr(w, "cpuset", num));
+            XO(xo_end(w));
+        }
+        XO(xo_end(w));
+    }
 
     XO(xo_start(w, "os"));
     XO(xo_start(w, "type"));

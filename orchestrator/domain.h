@@ -21,6 +21,8 @@ struct domain_spec {
     int data_io;            /* enum disk_io */
     const char *config_path; /* raw run-configuration disk, read-only */
     const char *console_log; /* file that receives the serial console */
+    const int *vcpu_pin;    /* host CPU of each vCPU (placement.h); NULL: not pinned */
+    int emulator_pin;       /* host CPU of the emulator threads; -1: not pinned */
 };
 
 /* Disk serials, as the guest sees them in /dev/disk/by-id/virtio-<serial>. */

@@ -5,9 +5,15 @@
 #include "hostcache.h"
 #include "innodb.h"
 #include "log.h"
+#include "noise.h"
 #include "signals.h"
+#include "steady.h"
+#include "verdicts.h"
 #include "window.h"
+#include "workingset.h"
 #include "workload.h"
+
+#include <math.h>
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -16,9 +22,18 @@
 #include <string.h>
 #include <sys/resource.h>
 
-/* per-target state of the measure phase */
+/* per-target state of the warm-up and the measure phase */
 struct measured {
+    /* warm-up: the slice just run, and every slice's intervals so far */
+    struct sysbench_report slice;
+    bool slice_parsed;
+    struct sysbench_interval *warm;
+    size_t n_warm;
+    int slices;
+    /* measure */
     struct innodb_counters before, after;
+    struct cpu_times guest_before, guest_after;
+    bool guest_before_ok, guest_after_ok;
     struct sysbench_report report;
     bool parsed;
 };
@@ -102,6 +117,35 @@ static int sysbench(struct job *j, enum workload_cmd cmd, long long seconds, con
 
 /* ---- prepare ---- */
 
+/* Where the data just prepared fits (workingset.h), as samples and a line
+ * in the log; a warning when it never leaves the buffer pool. */
+static void working_set(struct job *j)
+{
+    const struct run_config *cfg = j->e->cfg;
+    int kind = j->t->host ? ARM_HOST : ARM_GUEST;
+    long long bytes;
+    bool estimate = innodb_data_bytes(j->t->sql, &bytes) < 0;
+    if (estimate)
+        bytes = ws_estimate_bytes(cfg);
+    long long host_mem = j->e->host_memory;
+    enum ws_fit fit = ws_classify(cfg, kind, bytes, host_mem);
+    json_object *extra = json_object_new_object();
+    json_object_object_add(extra, "fits", json_object_new_string(ws_fit_name(fit)));
+    json_object_object_add(extra, "basis", json_object_new_string(estimate ? "estimate" : "on_disk"));
+    struct samples *s = j->e->samples;
+    int g = j->t->guest;
+    samples_add(s, "working_set_bytes", (double)bytes, "bytes", g, j->t->out_path, 0, extra);
+    samples_add(s, "buffer_pool_bytes", (double)cfg->buffer_pool, "bytes", g, NULL, 0, NULL);
+    if (kind == ARM_GUEST)
+        samples_add(s, "guest_memory_bytes", (double)cfg->memory, "bytes", g, NULL, 0, NULL);
+    char text[512];
+    ws_describe(cfg, kind, bytes, estimate, host_mem, text, sizeof(text));
+    if (fit == WS_BUFFER_POOL)
+        log_warn("%s: %s", j->t->name, text);
+    else
+        log_info("%s: %s", j->t->name, text);
+}
+
 static int prepare_one(struct job *j)
 {
     struct sql_result r = {0};
@@ -110,6 +154,7 @@ static int prepare_one(struct job *j)
     sql_result_free(&r);
     if (sysbench(j, WORKLOAD_PREPARE, 0, "sysbench-prepare.out", j->e->cfg->timeout_prepare, 200) < 0)
         return -1;
+    working_set(j);
     if (j->e->cfg->compression == COMP_NONE)
         return 0;
 
@@ -134,48 +179,166 @@ static int prepare_one(struct job *j)
 
 /* ---- warm-up ---- */
 
-static void interval_samples(struct job *j, const struct sysbench_report *rep, const char *phase,
+static void interval_samples(struct experiment *e, const struct target *t,
+                             const struct sysbench_interval *iv, size_t n, const char *phase,
                              double start, double offset)
 {
-    for (size_t i = 0; i < rep->n_intervals; i++) {
+    for (size_t i = 0; i < n; i++) {
         json_object *extra = json_object_new_object();
         json_object_object_add(extra, "phase", json_object_new_string(phase));
-        json_object_object_add(extra, "t", json_object_new_double(rep->intervals[i].t + offset));
-        samples_add(j->e->samples, "tps_interval", rep->intervals[i].tps, "tx/s", j->t->guest,
-                    j->t->out_path, start + rep->intervals[i].t, extra);
+        json_object_object_add(extra, "t", json_object_new_double(iv[i].t + offset));
+        samples_add(e->samples, "tps_interval", iv[i].tps, "tx/s", t->guest, t->out_path,
+                    start + iv[i].t, extra);
     }
 }
 
 static long grace(long long seconds) { return (long)(seconds / 2 > 120 ? seconds / 2 : 120); }
 
-static int warmup_one(struct job *j)
+/* One warm-up run of `seconds` in a target: its intervals appended to the
+ * target's warm-up series (t counted from the warm-up's start). */
+static int warm_slice(struct job *j, long long seconds, const char *out)
 {
-    long long w = j->e->cfg->warmup;
-    if (sysbench(j, WORKLOAD_RUN, w, "sysbench-warmup.out", (long)w + grace(w), (long)w * 1000) < 0)
+    struct measured *m = j->m;
+    sysbench_report_free(&m->slice);
+    m->slice_parsed = false;
+    if (sysbench(j, WORKLOAD_RUN, seconds, out, (long)seconds + grace(seconds), (long)seconds * 1000) < 0)
         return -1;
     char *text = target_output(j->t);
-    struct sysbench_report rep;
     char err[256];
     if (text) {
-        sysbench_parse(text, &rep, err, sizeof(err)); /* only the intervals matter here */
-        interval_samples(j, &rep, "warmup", j->t->started, -(double)w);
-        sysbench_report_free(&rep);
+        /* only the intervals matter here; a missing final report is no error */
+        sysbench_parse(text, &m->slice, err, sizeof(err));
+        m->slice_parsed = true;
     }
     free(text);
+    double base = (double)m->slices * VERDICT_SLICE_S; /* a fixed warm-up is one slice */
+    m->warm = xrealloc(m->warm, (m->n_warm + m->slice.n_intervals + 1) * sizeof(*m->warm));
+    for (size_t i = 0; i < m->slice.n_intervals; i++) {
+        m->warm[m->n_warm] = m->slice.intervals[i];
+        m->warm[m->n_warm++].t += base;
+    }
+    m->slices++;
     return 0;
 }
 
+static int warmup_fixed_one(struct job *j)
+{
+    return warm_slice(j, j->e->cfg->warmup, "sysbench-warmup.out");
+}
+
+static int warmup_slice_one(struct job *j)
+{
+    char out[64];
+    snprintf(out, sizeof(out), "sysbench-warmup-%02d.out", j->m->slices + 1);
+    return warm_slice(j, VERDICT_SLICE_S, out);
+}
+
+/* The rule of warmup = auto applied to the last two slice lengths of a
+ * fixed warm-up: was it steady when it ended? */
+static bool fixed_warmup_steady(const struct measured *m, const struct run_config *cfg)
+{
+    size_t per = (size_t)(VERDICT_SLICE_S / cfg->report_interval);
+    if (per < 3 || m->n_warm < 2 * per)
+        return false;
+    struct steady_tracker st;
+    steady_init(&st, 1, VERDICT_SLICE_S, 1e12);
+    const struct sysbench_interval *a = m->warm + m->n_warm - 2 * per, *b = m->warm + m->n_warm - per;
+    steady_round(&st, &a, &per);
+    steady_round(&st, &b, &per);
+    bool steady = st.t[0].steady_now;
+    steady_free(&st);
+    return steady;
+}
+
+static void warmup_record(struct experiment *e, struct measured *m, double total_s,
+                          const struct steady_tracker *st, bool is_auto)
+{
+    samples_add(e->samples, "warmup_total_s", total_s, "s", 0, NULL, 0, NULL);
+    for (size_t i = 0; i < e->n; i++) {
+        struct target *t = &e->t[i];
+        bool steady = is_auto ? st->t[i].steady_at >= 0 : fixed_warmup_steady(&m[i], e->cfg);
+        double needed = is_auto && steady ? st->t[i].steady_at : total_s;
+        json_object *extra = json_object_new_object();
+        json_object_object_add(extra, "steady", json_object_new_string(steady ? "yes" : "no"));
+        json_object_object_add(extra, "mode", json_object_new_string(is_auto ? "auto" : "fixed"));
+        samples_add(e->samples, "warmup_s", needed, "s", t->guest, NULL, 0, extra);
+        interval_samples(e, t, m[i].warm, m[i].n_warm, "warmup", 0, -total_s);
+        if (!steady)
+            log_warn("%s: TPS not steady after %.0f s of warm-up (rule: two consecutive %d s "
+                     "slices within %.0f%% and drift within +-%.2f)",
+                     t->name, total_s, VERDICT_SLICE_S, VERDICT_SLICE_DELTA * 100, VERDICT_SLICE_DRIFT);
+    }
+}
+
+static int warmup(struct experiment *e, struct measured *m)
+{
+    const struct run_config *cfg = e->cfg;
+    if (cfg->warmup == 0)
+        return 0;
+    if (cfg->warmup > 0) {
+        log_info("warm-up: %llds", cfg->warmup);
+        int rc = each(e, m, warmup_fixed_one, false);
+        if (rc == 0)
+            warmup_record(e, m, (double)cfg->warmup, NULL, false);
+        return rc;
+    }
+    log_info("warm-up: until every target's TPS is steady (%d s slices, at most %llds)",
+             VERDICT_SLICE_S, cfg->warmup_max);
+    struct steady_tracker st;
+    steady_init(&st, e->n, VERDICT_SLICE_S, (double)cfg->warmup_max);
+    const struct sysbench_interval **iv = xcalloc(e->n, sizeof(*iv));
+    size_t *count = xcalloc(e->n, sizeof(*count));
+    int rc;
+    enum steady_next next = STEADY_CONTINUE;
+    while ((rc = each(e, m, warmup_slice_one, false)) == 0) {
+        for (size_t i = 0; i < e->n; i++) {
+            iv[i] = m[i].slice.intervals;
+            count[i] = m[i].slice.n_intervals;
+        }
+        next = steady_round(&st, iv, count);
+        for (size_t i = 0; i < e->n; i++) {
+            char delta[48] = "first slice";
+            if (!isnan(st.t[i].delta))
+                snprintf(delta, sizeof(delta), "%.1f%% from the slice before", 100 * st.t[i].delta);
+            log_info("warm-up %3.0f s: %s %.1f tx/s, %s, drift %+.3f%s", st.elapsed_s,
+                     e->t[i].name, steady_mean(iv[i], count[i]), delta, st.t[i].drift,
+                     st.t[i].steady_now ? " (steady)" : "");
+        }
+        if (next != STEADY_CONTINUE)
+            break;
+    }
+    if (rc == 0)
+        warmup_record(e, m, st.elapsed_s, &st, true);
+    free(iv);
+    free(count);
+    steady_free(&st);
+    return rc;
+}
+
 /* ---- measure ---- */
+
+/* a guest's own CPU times (its steal time); the host arm has none of its own */
+static bool guest_cpu_times(struct job *j, struct cpu_times *out)
+{
+    if (j->t->host)
+        return false;
+    char *text = target_read_text(j->t, "/proc/stat");
+    bool ok = noise_parse_proc_stat(text, 100, out) == 0; /* USER_HZ is 100 on Linux guests */
+    free(text);
+    return ok;
+}
 
 static int counters_before(struct job *j)
 {
     if (innodb_counters(j->t->sql, &j->m->before) < 0)
         return fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
+    j->m->guest_before_ok = guest_cpu_times(j, &j->m->guest_before);
     return 0;
 }
 
 static int counters_after(struct job *j)
 {
+    j->m->guest_after_ok = guest_cpu_times(j, &j->m->guest_after);
     if (innodb_counters(j->t->sql, &j->m->after) < 0)
         return fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
     return 0;
@@ -240,6 +403,63 @@ static double cpu_seconds(void)
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+/* CPU seconds of everything that is part of the run: the targets' servers
+ * (guests' QEMU, the host arm's mariadbd), vbed and its children (the host
+ * arm's sysbench); -1 if a target's is unknown */
+static double run_cpu_s(const struct experiment *e)
+{
+    double sum = noise_self_cpu_s();
+    for (size_t i = 0; i < e->n; i++) {
+        double c = target_cpu_s(&e->t[i]);
+        if (c < 0)
+            return -1;
+        sum += c;
+    }
+    return sum;
+}
+
+/* Steal and other processes' CPU over the measure phase, and each guest's
+ * steal: samples, and a warning beyond the limits of verdicts.h. */
+static void noise_samples(struct experiment *e, const struct measured *m, bool host_ok,
+                          const struct cpu_times *h0, const struct cpu_times *h1, double run0,
+                          double run1)
+{
+    struct samples *s = e->samples;
+    if (host_ok) {
+        double steal = noise_steal_pct(h0, h1);
+        if (!isnan(steal)) {
+            samples_add(s, "host_steal_pct", steal, "percent", 0, "/proc/stat", 0, NULL);
+            if (steal > VERDICT_HOST_STEAL_PCT)
+                log_warn("the host's CPUs lost %.1f%% of their time to steal during the measure "
+                         "phase (limit %.0f%%): another tenant of this machine was busy",
+                         steal, VERDICT_HOST_STEAL_PCT);
+        }
+        if (run0 >= 0 && run1 >= 0) {
+            double other = noise_other_cpu_pct(h0, h1, run1 - run0);
+            samples_add(s, "run_cpu_s", run1 - run0, "s", 0, NULL, 0, NULL);
+            if (!isnan(other)) {
+                samples_add(s, "host_other_cpu_pct", other, "percent", 0, "/proc/stat", 0, NULL);
+                if (other > VERDICT_HOST_OTHER_CPU_PCT)
+                    log_warn("processes that are not part of the run used %.1f%% of the host's "
+                             "CPU during the measure phase (limit %.0f%%)",
+                             other, VERDICT_HOST_OTHER_CPU_PCT);
+            }
+        }
+    }
+    for (size_t i = 0; i < e->n; i++) {
+        if (!m[i].guest_before_ok || !m[i].guest_after_ok)
+            continue;
+        double steal = noise_steal_pct(&m[i].guest_before, &m[i].guest_after);
+        if (isnan(steal))
+            continue;
+        samples_add(s, "guest_steal_pct", steal, "percent", e->t[i].guest, NULL, 0, NULL);
+        if (steal > VERDICT_GUEST_STEAL_PCT)
+            log_warn("%s: its vCPUs lost %.1f%% of their time to steal during the measure phase "
+                     "(limit %.0f%%)",
+                     e->t[i].name, steal, VERDICT_GUEST_STEAL_PCT);
+    }
+}
+
 static void report_samples(struct experiment *e, const struct target *t, const struct measured *m)
 {
     const struct sysbench_report *r = &m->report;
@@ -258,8 +478,11 @@ static void report_samples(struct experiment *e, const struct target *t, const s
     samples_add(s, "errors_per_s", r->errors_per_s, "1/s", g, src, ts, NULL);
     samples_add(s, "reconnects_per_s", r->reconnects_per_s, "1/s", g, src, ts, NULL);
     double drift = window_drift(r->intervals, r->n_intervals);
-    samples_add(s, "steady_state_drift", drift, "ratio", g, src, ts, NULL);
-    if (drift > 0.1 || drift < -0.1)
+    json_object *steady = json_object_new_object();
+    json_object_object_add(steady, "steady",
+                           json_object_new_string(fabs(drift) <= VERDICT_DRIFT_LIMIT ? "yes" : "no"));
+    samples_add(s, "steady_state_drift", drift, "ratio", g, src, ts, steady);
+    if (fabs(drift) > VERDICT_DRIFT_LIMIT)
         log_warn("%s: TPS still drifts by %+.0f%% over the measure phase (not in a steady "
                  "state; a longer warmup may help)",
                  t->name, drift * 100);
@@ -286,20 +509,25 @@ static void report_samples(struct experiment *e, const struct target *t, const s
     }
 }
 
-static int measure(struct experiment *e)
+static int measure(struct experiment *e, struct measured *m)
 {
-    struct measured *m = xcalloc(e->n, sizeof(*m));
     int rc = each(e, m, counters_before, false);
     if (rc == 0) {
         residency(e, "before");
+        struct cpu_times h0, h1;
+        bool host_ok = e->host_local && noise_read_host(&h0) == 0;
+        double run0 = run_cpu_s(e);
         double cpu0 = cpu_seconds();
         rc = each(e, m, measure_one, true);
         e->cpu_measure_s = cpu_seconds() - cpu0;
+        double run1 = run_cpu_s(e);
+        host_ok = host_ok && noise_read_host(&h1) == 0;
         samples_add(e->samples, "vbed_cpu_s", e->cpu_measure_s, "s", 0, NULL, 0, NULL);
         residency(e, "after");
+        if (rc == 0)
+            rc = each(e, m, counters_after, false);
+        noise_samples(e, m, host_ok, &h0, &h1, run0, run1);
     }
-    if (rc == 0)
-        rc = each(e, m, counters_after, false);
 
     struct window_guest *wg = xcalloc(e->n, sizeof(*wg));
     size_t parsed = 0;
@@ -308,7 +536,7 @@ static int measure(struct experiment *e)
             continue;
         if (rc == 0)
             report_samples(e, &e->t[i], &m[i]);
-        interval_samples(&(struct job){.e = e, .t = &e->t[i]}, &m[i].report, "measure",
+        interval_samples(e, &e->t[i], m[i].report.intervals, m[i].report.n_intervals, "measure",
                          e->t[i].started, 0);
         wg[parsed++] = (struct window_guest){e->t[i].started, m[i].report.intervals,
                                              m[i].report.n_intervals};
@@ -326,9 +554,6 @@ static int measure(struct experiment *e)
                  w.window_s, w.skew_s);
     }
     free(wg);
-    for (size_t i = 0; i < e->n; i++)
-        sysbench_report_free(&m[i].report);
-    free(m);
     return rc;
 }
 
@@ -341,19 +566,28 @@ static int collect_one(struct job *j)
 
 int experiment_run(struct experiment *e)
 {
+    e->host_memory = e->host_local ? ws_host_memory() : -1;
+    if (e->host_memory > 0)
+        samples_add(e->samples, "host_memory_bytes", (double)e->host_memory, "bytes", 0,
+                    "/proc/meminfo", 0, NULL);
+    struct measured *m = xcalloc(e->n, sizeof(*m));
     log_info("prepare: %lld table%s of %lld rows in %zu target%s", e->cfg->tables,
              e->cfg->tables == 1 ? "" : "s", e->cfg->table_size, e->n, e->n == 1 ? "" : "s");
-    int rc = each(e, NULL, prepare_one, false);
+    int rc = each(e, m, prepare_one, false);
     if (rc == 0 && e->cfg->drop_caches && hostcache_drop() < 0)
         rc = fail(e, "cannot drop the host's page cache");
-    if (rc == 0 && e->cfg->warmup > 0) {
-        log_info("warm-up: %llds", e->cfg->warmup);
-        rc = each(e, NULL, warmup_one, false);
-    }
+    if (rc == 0)
+        rc = warmup(e, m);
     if (rc == 0) {
         log_info("measure: %llds in %zu target%s at once", e->cfg->duration, e->n, e->n == 1 ? "" : "s");
-        rc = measure(e);
+        rc = measure(e, m);
     }
     each(e, NULL, collect_one, false);
+    for (size_t i = 0; i < e->n; i++) {
+        sysbench_report_free(&m[i].report);
+        sysbench_report_free(&m[i].slice);
+        free(m[i].warm);
+    }
+    free(m);
     return rc;
 }

@@ -3,11 +3,15 @@
  *
  *   prepare   CREATE DATABASE sbtest; sysbench prepare (compressed tables
  *             through vbed_oltp.lua); compression checked (fails loudly)
+ *             then where the data fits (workingset.h): working_set_bytes
  *   caches    drop_caches = yes: sync and drop the host's page cache
- *   warm-up   sysbench run for `warmup` seconds (TPS kept as phase=warmup)
- *   measure   counters and host page-cache residency before; sysbench run
- *             for `duration`, started in every target at the same moment
- *             (threads released together); counters and residency after
+ *   warm-up   warmup = auto: sysbench in slices in every target until all
+ *             are steady (steady.h), at most warmup_max; or a fixed length.
+ *             warmup_s per target; TPS intervals kept as phase=warmup
+ *   measure   counters, /proc/stat (host and guests) and host page-cache
+ *             residency before; sysbench run for `duration`, started in
+ *             every target at the same moment (threads released together);
+ *             the same after: steal and other processes' CPU (noise.h)
  *   collect   MariaDB's error log of every target
  *
  * Targets work in parallel, a thread each. Every figure goes to samples as
@@ -25,6 +29,8 @@ struct experiment {
     size_t n;
     struct samples *samples;
     char error[512];          /* the first failure */
+    bool host_local;          /* the targets run on this machine: host-side figures are theirs */
+    long long host_memory;    /* set by experiment_run: MemTotal here, -1 if not local */
     double tps_arm;           /* the result: the arm's TPS over the common window */
     double cpu_measure_s;     /* vbed's own CPU time during the measure phase */
 };

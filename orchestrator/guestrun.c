@@ -13,6 +13,7 @@
 #include "log.h"
 #include "mycnf.h"
 #include "paths.h"
+#include "placement.h"
 #include "postmortem.h"
 #include "progress.h"
 #include "signals.h"
@@ -81,7 +82,16 @@ static int start_guests(struct guest_run *gr)
             break;
         struct domain_spec spec;
         layout_domain_spec(&spec, &g->lay, &r->im, cfg, vt, r->img.cmdline);
+        int *pins = NULL;
+        if (r->placement.pin) {
+            pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
+            for (int v = 0; v < cfg->vcpus; v++)
+                pins[v] = placement_vcpu_cpu(cfg, g->n, v);
+            spec.vcpu_pin = pins;
+            spec.emulator_pin = placement_emulator_cpu(cfg, g->n);
+        }
         char *xml = domain_xml(&spec);
+        free(pins);
         if (!xml) {
             rc = -1;
             break;
@@ -142,6 +152,28 @@ static void record_ready(struct guest_run *gr)
     fflush(stdout);
 }
 
+/* The pinning read back from every running guest: recorded as applied only
+ * if every guest has it. */
+static void record_placement(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    const struct run_config *cfg = &gr->run->sp->cfg;
+    bool applied = r->placement.pin;
+    char why[512] = "";
+    for (size_t i = 0; applied && i < gr->n; i++) {
+        char diff[256];
+        if (placement_verify_guest(gr->guests[i].dom, cfg, gr->guests[i].n, diff, sizeof(diff)) < 0) {
+            applied = false;
+            snprintf(why, sizeof(why), "pinning requested but not applied: %s: %s",
+                     gr->guests[i].lay.name, diff);
+            log_warn("run %s: %s; the run goes on unpinned and is recorded so", gr->run->runid, why);
+        }
+    }
+    json_object_object_add(gr->run->meta_run, "placement",
+                           placement_json_guests(&r->placement, cfg, applied, why));
+    meta_write(r->meta);
+}
+
 static int run_experiment(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
@@ -152,7 +184,8 @@ static int run_experiment(struct guest_run *gr)
         if (local && gr->guests[i].lay.data_vol[0])
             snprintf(t[i].data_file, sizeof(t[i].data_file), "%s", gr->guests[i].lay.data_path);
     }
-    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
+    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples,
+                           .host_local = local};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
     if (rc < 0)
@@ -214,6 +247,7 @@ int guestrun_execute(struct run *run)
     }
     if (rc == 0) {
         record_ready(&gr);
+        record_placement(&gr);
         if (!r->o->boot_only)
             rc = run_experiment(&gr);
     }

@@ -4,6 +4,7 @@
 
 #include "cgroup.h"
 #include "log.h"
+#include "placement.h"
 #include "paths.h"
 #include "session.h"
 #include "signals.h"
@@ -128,22 +129,26 @@ struct hostarm *hostarm_start(const struct run_config *cfg, const char *mycnf, c
     chmod(h->dir, 0755);
     if (cfg->host_match == HOST_MATCH_GUEST) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
-        long long n = cfg->vcpus < online ? cfg->vcpus : online;
-        char cpus[32];
-        if (n <= 1)
-            snprintf(cpus, sizeof(cpus), "0");
-        else
-            snprintf(cpus, sizeof(cpus), "0-%lld", n - 1);
+        placement_host_cpus(cfg, online, h->cpus, sizeof(h->cpus));
         if (cfg->vcpus > online)
             log_warn("The host has %ld CPUs, fewer than a guest's %lld vCPUs: the host arm gets "
                      "all of them.",
                      online, cfg->vcpus);
-        h->cg = cgroup_create(name, cpus, cfg->memory);
+        h->cg = cgroup_create(name, h->cpus, cfg->memory);
         if (!h->cg)
             goto fail;
     }
     if (install_db(h, cfg) < 0 || start_server(h, cfg) < 0)
         goto fail;
+    if (h->cg) {
+        /* never claim a confinement that is not there */
+        char why[512];
+        if (cgroup_check_member(h->cg, h->pid, h->cpus, why, sizeof(why)) < 0) {
+            log_error("The host arm's mariadbd is not confined to its cgroup: %s.", why);
+            goto fail;
+        }
+        h->confined = true;
+    }
     return h;
 fail:
     hostarm_stop(h, NULL);

@@ -3,10 +3,13 @@
  * Its own datadir, socket and pid file under <base>/<name>/ (base is next
  * to the pool's directory, so on the same filesystem as the guests' disks),
  * no TCP port, the run's my.cnf as --defaults-file, started as the mysql
- * user. With host_match = guest it runs in a cgroup pinned to as many CPUs
- * as a guest has vCPUs and capped at a guest's memory (page cache
- * included); sysbench runs in the same cgroup, as it runs inside the guest
- * in the guest arms. Never the system's MariaDB. Stopped and removed on
+ * user. With host_match = guest it runs in a cgroup whose cpuset holds as
+ * many CPUs as a guest has vCPUs (the first ones: those guest 1's vCPUs get
+ * when pin = auto pins them, placement.h) and whose memory is capped at a
+ * guest's (page cache included; on cgroup v1 swap is not limited); the
+ * membership and CPU affinity of mariadbd are checked after start, and a
+ * mariadbd that is not confined fails the run. sysbench runs in the same
+ * cgroup, as it runs inside the guest in the guest arms. Never the system's MariaDB. Stopped and removed on
  * every exit path; `vbed clean` removes what a killed vbed left. */
 #ifndef VBED_HOSTARM_H
 #define VBED_HOSTARM_H
@@ -27,6 +30,8 @@ struct hostarm {
     char mycnf[PATH_MAX];
     char errlog[PATH_MAX];
     struct cgroup *cg;
+    char cpus[32];          /* its cpuset ("0", "0-3"); "" with host_match = none */
+    bool confined;          /* checked after start: in the cgroup, on those CPUs only */
     pid_t pid;
     struct sql *sql;
     bool sql_shutdown_sent;

@@ -29,19 +29,30 @@ int hostrun_execute(struct run *run)
         return -1;
     }
     log_info("run %s: starting the host arm's mariadbd (%s)", run->runid,
-             cfg->host_match == HOST_MATCH_GUEST ? "limited to one guest's vcpus and memory"
-                                                 : "the whole host");
+             cfg->host_match == HOST_MATCH_GUEST
+                 ? "in a cgroup: as many CPUs as a guest has vCPUs, a guest's memory"
+                 : "the whole host");
     struct hostarm *h = hostarm_start(cfg, mycnf, base, name);
     free(mycnf);
     if (!h)
         return -1;
+    if (h->confined)
+        log_info("run %s: mariadbd confined to CPUs %s and %lld MiB (checked)", run->runid, h->cpus,
+                 cfg->memory >> 20);
+    json_object_object_add(run->meta_run, "placement",
+                           placement_json_host(&r->placement, h->cpus[0] ? h->cpus : NULL,
+                                               r->placement.pin && h->confined,
+                                               h->confined || cfg->host_match != HOST_MATCH_GUEST
+                                                   ? NULL
+                                                   : "not confined"));
+    meta_write(r->meta);
     char version[64];
     if (innodb_version(h->sql, version, sizeof(version)) == 0)
         meta_set(r->meta, "versions", "mariadb_host", json_object_new_string(version));
 
     struct target t;
     target_for_host(&t, h, r->lua_host, dir);
-    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
+    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples, .host_local = true};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
     if (rc < 0)

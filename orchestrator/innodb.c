@@ -150,6 +150,25 @@ int innodb_check_compression(struct sql *s, const struct run_config *cfg,
     return 0;
 }
 
+int innodb_data_bytes(struct sql *s, long long *bytes)
+{
+    struct sql_result r = {0};
+    if (sql_query(s,
+                  "SELECT COUNT(*), COALESCE(SUM(FILE_SIZE), 0) FROM "
+                  "information_schema.INNODB_SYS_TABLESPACES WHERE NAME LIKE 'sbtest/sbtest%'",
+                  &r) < 0)
+        return -1;
+    int rc = 0;
+    if (r.rows != 1 || sql_number(&r, 0, 0) < 1) {
+        log_error("Cannot read the size of the sbtest tablespaces (no sbtest table found).");
+        rc = -1;
+    } else {
+        *bytes = (long long)sql_number(&r, 0, 1);
+    }
+    sql_result_free(&r);
+    return rc;
+}
+
 int innodb_version(struct sql *s, char *buf, unsigned long len)
 {
     struct sql_result r = {0};

@@ -43,6 +43,10 @@ void innodb_counters_delta(const struct innodb_counters *before, const struct in
 int innodb_check_compression(struct sql *s, const struct run_config *cfg,
                              struct innodb_compression *out);
 
+/* Bytes of the sysbench tables' tablespace files (FILE_SIZE summed over
+ * sbtest/sbtest*): what a cache must hold to hold the data. -1 reported. */
+int innodb_data_bytes(struct sql *s, long long *bytes);
+
 /* The server's version string. */
 int innodb_version(struct sql *s, char *buf, unsigned long len);
 

@@ -27,6 +27,9 @@ static const char *const flush_choices[] = {"fsync", "O_DIRECT", "O_DIRECT_NO_FS
 static const char *const trx_choices[] = {"0", "1", "2", NULL};
 static const char *const virt_choices[] = {"auto", "kvm", "qemu", NULL};
 static const char *const host_match_choices[] = {"guest", "none", NULL};
+static const char *const rand_choices[] = {"special", "uniform", "gaussian", "pareto", NULL};
+static const char *const pin_choices[] = {"auto", "none", NULL};
+static const char *const order_choices[] = {"shuffle", "fixed", NULL};
 
 #define OFF(field) offsetof(struct run_config, field)
 #define KiB 1024LL
@@ -66,12 +69,16 @@ const struct key_def key_table[] = {
      "sysbench --tables."},
     {"table_size", KT_INT, NULL, 1, 1000000000, "100000", "rows", KEY_BOTH, KF_LIST, OFF(table_size),
      "sysbench --table-size: rows per table."},
+    {"rand_type", KT_ENUM, rand_choices, 0, 0, "special", NULL, KEY_BOTH, KF_LIST, OFF(rand_type),
+     "sysbench --rand-type: which rows the queries touch. special (sysbench's default) sends 75% of them to 1% of the rows; uniform spreads them over all rows, so a table larger than the buffer pool really reaches the disk."},
     {"threads", KT_INT, NULL, 1, 1024, "4", NULL, KEY_BOTH, KF_LIST, OFF(threads),
      "sysbench --threads in each guest (and on the host arm)."},
     {"duration", KT_DURATION, NULL, 1, 7 * 86400, "60s", "seconds", KEY_BOTH, KF_LIST, OFF(duration),
      "Length of the measure phase."},
-    {"warmup", KT_DURATION, NULL, 0, 7 * 86400, "30s", "seconds", KEY_BOTH, KF_LIST, OFF(warmup),
-     "Length of the warm-up run before the measure phase (not measured)."},
+    {"warmup", KT_DURATION, NULL, 0, 7 * 86400, "auto", "seconds", KEY_BOTH, KF_LIST | KF_AUTO, OFF(warmup),
+     "Warm-up before the measure phase (not measured). auto: 10 s slices in every target until each one's TPS is steady (two consecutive slices within 5 % and the last slice's drift within +-0.05), at most warmup_max; a duration: exactly that long."},
+    {"warmup_max", KT_DURATION, NULL, 10, 7 * 86400, "5m", "seconds", KEY_BOTH, KF_LIST, OFF(warmup_max),
+     "Cap on warmup = auto; a target still unsteady then is recorded as such (warmup_s, steady = no) and measured anyway."},
     {"report_interval", KT_DURATION, NULL, 1, 3600, "1s", "seconds", KEY_BOTH, 0, OFF(report_interval),
      "sysbench --report-interval: one TPS sample per interval is kept as a time series."},
     {"repeats", KT_INT, NULL, 1, 100, "1", NULL, KEY_BOTH, KF_GLOBAL_ONLY | KF_AUTO, OFF(repeats),
@@ -98,6 +105,12 @@ const struct key_def key_table[] = {
      "Sync and drop the host's page cache before each run."},
     {"virt_type", KT_ENUM, virt_choices, 0, 0, "auto", NULL, KEY_GUEST, 0, OFF(virt_type),
      "Domain type: auto uses kvm where it works and falls back to qemu (TCG, much slower)."},
+    {"pin", KT_ENUM, pin_choices, 0, 0, "auto", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pin),
+     "auto: when the host has enough CPUs for every arm, give each guest's vCPUs and its emulator threads host CPUs of their own, and the host arm as many CPUs as a guest's vCPUs got; otherwise (and with none) nothing is pinned. The placement applied is checked after start and recorded in meta.json."},
+    {"order", KT_ENUM, order_choices, 0, 0, "shuffle", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(order),
+     "Order of the runs within a repeat: shuffle (seeded; the seed is in meta.json) keeps the machine's drift off any one arm; fixed runs them in scenario order."},
+    {"order_seed", KT_INT, NULL, 0, 2147483647LL, "auto", NULL, KEY_BOTH, KF_GLOBAL_ONLY | KF_AUTO, OFF(order_seed),
+     "Seed of order = shuffle; auto takes one from the clock (recorded in meta.json, so a run order can be repeated)."},
     {"timeout_boot", KT_DURATION, NULL, 1, 86400, "300s", "seconds", KEY_GUEST, 0, OFF(timeout_boot),
      "From domain start until its guest agent answers."},
     {"timeout_setup", KT_DURATION, NULL, 1, 86400, "300s", "seconds", KEY_GUEST, 0, OFF(timeout_setup),
@@ -190,7 +203,8 @@ void key_describe_accepted(const struct key_def *key, char *buf, size_t len)
     case KT_DURATION:
         format_duration(key->min, lo, sizeof(lo));
         format_duration(key->max, hi, sizeof(hi));
-        snprintf(buf, len, "a duration from %s to %s (s, m, h suffixes)", lo, hi);
+        snprintf(buf, len, "%sa duration from %s to %s (s, m, h suffixes)",
+                 (key->flags & KF_AUTO) ? "auto or " : "", lo, hi);
         break;
     case KT_STRING:
         snprintf(buf, len, "letters, digits, '.', '_', '-' and '/' (at most %d)", KEY_STRING_MAX - 1);
@@ -261,9 +275,13 @@ int key_parse_item(const struct key_def *key, const char *item, struct run_confi
         }
         break;
     case KT_DURATION:
+        if ((key->flags & KF_AUTO) && strcmp(item, "auto") == 0) {
+            *(long long *)field = -1;
+            return 0;
+        }
         if (parse_duration(item, &v) < 0) {
-            snprintf(err, errlen, "'%s' is not a duration (use a number with s, m or h, e.g. 90s)",
-                     item);
+            snprintf(err, errlen, "'%s' is not a duration (use %sa number with s, m or h, e.g. 90s)",
+                     item, (key->flags & KF_AUTO) ? "auto or " : "");
             return -1;
         }
         break;
@@ -316,7 +334,10 @@ void key_format_value(const struct key_def *key, const struct run_config *cfg, c
         format_size(*(const long long *)field, buf, len);
         break;
     case KT_DURATION:
-        format_duration(*(const long long *)field, buf, len);
+        if (*(const long long *)field == -1 && (key->flags & KF_AUTO))
+            snprintf(buf, len, "auto");
+        else
+            format_duration(*(const long long *)field, buf, len);
         break;
     case KT_STRING:
         snprintf(buf, len, "%s", field);

@@ -24,7 +24,7 @@ enum key_flags {
     KF_LIST = 1 << 0,        /* may be a comma-separated list: a variant axis */
     KF_ARM_ONLY = 1 << 1,    /* only inside an arm section */
     KF_GLOBAL_ONLY = 1 << 2, /* only in [global] */
-    KF_AUTO = 1 << 3,        /* KT_INT also takes "auto", stored as -1 */
+    KF_AUTO = 1 << 3,        /* KT_INT, KT_DURATION also take "auto", stored as -1 */
 };
 
 /* Which kinds of arm a key affects (a key set in an arm section that it does
@@ -60,6 +60,9 @@ enum compression { COMP_NONE, COMP_ROW_ZLIB, COMP_PAGE_ZLIB, COMP_PAGE_LZ4 };
 enum flush_method { FLUSH_FSYNC, FLUSH_O_DIRECT, FLUSH_O_DIRECT_NO_FSYNC };
 enum virt_type { VIRT_AUTO, VIRT_KVM, VIRT_QEMU };
 enum host_match { HOST_MATCH_GUEST, HOST_MATCH_NONE };
+enum rand_type { RAND_SPECIAL, RAND_UNIFORM, RAND_GAUSSIAN, RAND_PARETO };
+enum pin_mode { PIN_AUTO, PIN_NONE };
+enum run_order { ORDER_SHUFFLE, ORDER_FIXED };
 
 /* One run's fully resolved settings. Plain data: copy it by assignment. */
 struct run_config {
@@ -78,9 +81,11 @@ struct run_config {
     int workload;
     long long tables;
     long long table_size;
+    int rand_type;
     long long threads;
     long long duration;
-    long long warmup;
+    long long warmup;     /* -1: auto */
+    long long warmup_max;
     long long report_interval;
     long long repeats;    /* -1: auto */
     long long repeats_max;
@@ -94,6 +99,9 @@ struct run_config {
     int doublewrite;
     int drop_caches;
     int virt_type;
+    int pin;
+    int order;
+    long long order_seed; /* -1: auto (from the clock) */
     long long timeout_boot;
     long long timeout_setup;
     long long timeout_db;

@@ -59,5 +59,6 @@ void layout_domain_spec(struct domain_spec *spec, const struct guest_layout *g,
         .data_io = cfg->disk_io,
         .config_path = g->config_path,
         .console_log = g->console_path,
+        .emulator_pin = -1,
     };
 }

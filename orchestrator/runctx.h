@@ -8,6 +8,7 @@
 #include "image.h"
 #include "layout.h"
 #include "meta.h"
+#include "placement.h"
 #include "plan.h"
 #include "results.h"
 #include "runner.h"
@@ -36,6 +37,7 @@ struct runner {
     bool virt_decided;
     int failed_runs;
     double cpu_measure_s;    /* vbed's CPU time in all measure phases */
+    struct placement placement; /* pin: decided once for every arm */
 };
 
 /* One run being executed. */

@@ -12,6 +12,7 @@
 #include "recipe.h"
 #include "report.h"
 #include "resultsread.h"
+#include "runorder.h"
 #include "signals.h"
 #include "spawn.h"
 #include "stats.h"
@@ -120,6 +121,21 @@ static int setup(struct runner *r)
         if (!r->st || storage_ensure_image(r->st, &r->img, &r->im) < 0)
             return EXIT_ENV;
     }
+    /* placement: one decision for every arm, on the CPUs of the hypervisor's host */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    virNodeInfo node;
+    if (r->hv && virNodeGetInfo(hv_conn(r->hv), &node) == 0)
+        online = (long)node.cpus;
+    placement_decide(r->plan, online, &r->placement);
+    if (r->placement.pin || g->pin == PIN_NONE)
+        log_info("placement: %s", r->placement.reason);
+    else
+        log_warn("placement: %s", r->placement.reason);
+    json_object *pl = json_object_new_object();
+    json_object_object_add(pl, "pin", json_object_new_string(r->placement.pin ? "auto" : "none"));
+    json_object_object_add(pl, "host_cpus_online", json_object_new_int64(online));
+    json_object_object_add(pl, "reason", json_object_new_string(r->placement.reason));
+    meta_set(r->meta, NULL, "placement", pl);
     record_versions(r);
     return EXIT_OK;
 }
@@ -220,13 +236,28 @@ int runner_execute(const struct plan *p, const struct runner_opts *o)
     if (rc != EXIT_OK)
         goto cleanup;
 
+    /* the order of the runs within a repeat, seeded and recorded */
+    const struct run_config *g = &p->global;
+    unsigned long seed = g->order_seed >= 0 ? (unsigned long)g->order_seed : runorder_seed_from_clock();
+    bool shuffle = g->order == ORDER_SHUFFLE;
+    json_object *order = json_object_new_object();
+    json_object_object_add(order, "mode", json_object_new_string(key_choice("order", g->order)));
+    json_object_object_add(order, "seed", json_object_new_int64((int64_t)seed));
+    meta_set(r.meta, NULL, "order", order);
+    meta_write(r.meta);
+    if (shuffle && p->n_specs > 1)
+        log_info("runs go in a shuffled order within each repeat (order_seed = %lu)", seed);
+    size_t *perm = xcalloc(p->n_specs, sizeof(size_t));
+
     bool autorep = p->global.repeats < 0;
     long long repeats = autorep ? p->global.repeats_max : p->global.repeats;
     double *tps = xcalloc(p->n_specs * (size_t)repeats, sizeof(double));
     size_t *ntps = xcalloc(p->n_specs, sizeof(size_t));
     bool *done = xcalloc(p->n_specs, sizeof(bool));
     for (long long rep = 1; rep <= repeats && !signals_interrupted(); rep++) {
-        for (size_t s = 0; s < p->n_specs && !signals_interrupted(); s++) {
+        runorder_permute(p->n_specs, shuffle, seed, rep, perm);
+        for (size_t k = 0; k < p->n_specs && !signals_interrupted(); k++) {
+            size_t s = perm[k];
             if (done[s])
                 continue;
             if (o->boot_only && p->arms[p->specs[s].arm].kind == ARM_HOST) {
@@ -249,6 +280,7 @@ int runner_execute(const struct plan *p, const struct runner_opts *o)
     free(tps);
     free(ntps);
     free(done);
+    free(perm);
 
     if (signals_interrupted()) {
         log_warn("interrupted by %s; everything the run started was stopped and removed; what was "

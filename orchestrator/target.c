@@ -3,9 +3,11 @@
 
 #include "agent.h"
 #include "log.h"
+#include "noise.h"
 #include "paths.h"
 #include "spawn.h"
 #include "textfile.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -101,6 +103,31 @@ int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
 char *target_output(const struct target *t)
 {
     return textfile_read(t->out_path);
+}
+
+char *target_read_text(struct target *t, const char *path)
+{
+    if (t->host)
+        return textfile_read(path);
+    char *data = NULL;
+    size_t len = 0;
+    if (agent_read_file(t->dom, path, 1 << 20, &data, &len, true) < 0)
+        return NULL;
+    char *text = xcalloc(len + 1, 1);
+    memcpy(text, data, len);
+    text[len] = '\0';
+    free(data);
+    return text;
+}
+
+double target_cpu_s(const struct target *t)
+{
+    if (t->host)
+        return t->host->pid > 0 ? noise_pid_cpu_s(t->host->pid) : -1;
+    virDomainInfo info;
+    if (virDomainGetInfo(t->dom, &info) < 0)
+        return -1;
+    return (double)info.cpuTime / 1e9;
 }
 
 int target_fetch(struct target *t, const char *path, const char *name)

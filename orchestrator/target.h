@@ -43,6 +43,13 @@ int target_wait(struct target *t, long timeout, long first_ms, int *exitcode);
 /* The whole output file of the last program (malloc'd), or NULL. */
 char *target_output(const struct target *t);
 
+/* A (small, text) file of the target, e.g. /proc/stat; NULL if unreadable
+ * (reported for guests). malloc'd, NUL-terminated. */
+char *target_read_text(struct target *t, const char *path);
+/* CPU seconds its server has used: a guest's QEMU (all its threads, as
+ * libvirt counts them), the host arm's mariadbd; -1 if unknown. */
+double target_cpu_s(const struct target *t);
+
 /* A file of the target (e.g. MariaDB's error log) copied to dir/name. */
 int target_fetch(struct target *t, const char *path, const char *name);
 

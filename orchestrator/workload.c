@@ -40,6 +40,7 @@ void workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, 
     c->argv[i++] = keep(c, &used, "--tables=%lld", cfg->tables);
     c->argv[i++] = keep(c, &used, "--table-size=%lld", cfg->table_size);
     c->argv[i++] = keep(c, &used, "--threads=%lld", cfg->threads);
+    c->argv[i++] = keep(c, &used, "--rand-type=%s", key_choice("rand_type", cfg->rand_type));
     if (cmd == WORKLOAD_RUN) {
         c->argv[i++] = keep(c, &used, "--time=%lld", seconds);
         c->argv[i++] = "--events=0";

@@ -6,6 +6,7 @@
 #include "domain.h"
 #include "keys.h"
 #include "layout.h"
+#include "placement.h"
 
 static void spec_for(struct domain_spec *spec, struct guest_layout *g, struct image_layout *im,
                      struct run_config *cfg, int cache, int format, int virt)
@@ -92,6 +93,33 @@ static void escaping(void **state)
     free(xml);
 }
 
+/* pin = auto: guest 2 of a 2-vCPU arm gets CPUs 3, 4 and 5 (placement.h) */
+static void pinned(void **state)
+{
+    (void)state;
+    struct domain_spec spec;
+    struct guest_layout g;
+    struct image_layout im;
+    struct run_config cfg;
+    spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_RAW, VIRT_QEMU);
+    int pins[2] = {placement_vcpu_cpu(&cfg, 2, 0), placement_vcpu_cpu(&cfg, 2, 1)};
+    spec.vcpu_pin = pins;
+    spec.emulator_pin = placement_emulator_cpu(&cfg, 2);
+    char *xml = domain_xml(&spec);
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "<vcpupin vcpu=\"0\" cpuset=\"3\"/>"));
+    assert_non_null(strstr(xml, "<vcpupin vcpu=\"1\" cpuset=\"4\"/>"));
+    assert_non_null(strstr(xml, "<emulatorpin cpuset=\"5\"/>"));
+    golden_check("domain/qemu-pinned.xml", xml);
+    free(xml);
+    /* unpinned specs carry no cputune at all */
+    spec.vcpu_pin = NULL;
+    spec.emulator_pin = -1;
+    xml = domain_xml(&spec);
+    assert_null(strstr(xml, "cputune"));
+    free(xml);
+}
+
 /* the KVM probe: a kernel without disks whose panic ends the domain */
 static void probe(void **state)
 {
@@ -125,7 +153,7 @@ int main(void)
         cmocka_unit_test(golden_matrix),
         cmocka_unit_test(tmpfs_has_no_data_disk),
         cmocka_unit_test(escaping),
-        cmocka_unit_test(probe),
+        cmocka_unit_test(pinned), cmocka_unit_test(probe),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,130 @@
+/* test_placement.c: pin = auto decides alike for the whole scenario, and a
+ * pinning counts as applied only when the running guest reads it back. The
+ * read-back runs against libvirt's test:///default driver: a domain started
+ * with the planned <cputune> verifies; re-pinning one vCPU elsewhere makes
+ * the same check fail (what a recorded-but-not-applied pinning looks like). */
+#include "testutil.h"
+
+#include "domain.h"
+#include "keys.h"
+#include "layout.h"
+#include "placement.h"
+#include "plan.h"
+#include "scenario.h"
+
+#include <libvirt/virterror.h>
+
+static void quiet(void *ud, virErrorPtr e)
+{
+    (void)ud;
+    (void)e;
+}
+
+static struct plan *plan_from(const char *text, struct scenario **scn)
+{
+    char path[] = "/tmp/vbed-test-placement-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    struct diag d = {0};
+    *scn = scenario_load(path, &d);
+    struct plan *p = *scn ? plan_build(*scn, &d) : NULL;
+    diag_print(&d);
+    diag_clear(&d);
+    unlink(path);
+    assert_non_null(p);
+    return p;
+}
+
+static void decide(void **state)
+{
+    (void)state;
+    struct scenario *scn;
+    struct plan *p = plan_from("[global]\nworkload = oltp_read_only\nvcpus = 1\n"
+                               "[host]\narm = host\n[guest]\narm = guest\nguests = 2\n"
+                               "[tuned]\narm = guest\n",
+                               &scn);
+    struct placement pl;
+    /* 2 guests x (1 vCPU + 1 emulator) = 4 CPUs */
+    placement_decide(p, 2, &pl);
+    assert_false(pl.pin);
+    assert_non_null(strstr(pl.reason, "needs 4 host CPUs"));
+    placement_decide(p, 4, &pl);
+    assert_true(pl.pin);
+    const struct run_config *c = &p->specs[1].cfg;
+    assert_int_equal(placement_vcpu_cpu(c, 1, 0), 0);
+    assert_int_equal(placement_emulator_cpu(c, 1), 1);
+    assert_int_equal(placement_vcpu_cpu(c, 2, 0), 2);
+    assert_int_equal(placement_emulator_cpu(c, 2), 3);
+    char cpus[16];
+    placement_host_cpus(c, 4, cpus, sizeof(cpus));
+    assert_string_equal(cpus, "0");
+    plan_free(p);
+    scenario_free(scn);
+
+    p = plan_from("[global]\nworkload = oltp_read_only\npin = none\n[guest]\narm = guest\n", &scn);
+    placement_decide(p, 64, &pl);
+    assert_false(pl.pin);
+    assert_string_equal(pl.reason, "pin = none");
+    plan_free(p);
+    scenario_free(scn);
+}
+
+static void verify_reads_back(void **state)
+{
+    (void)state;
+    virSetErrorFunc(NULL, quiet);
+    virConnectPtr conn = virConnectOpen("test:///default");
+    if (!conn) {
+        fprintf(stderr, "SKIP: libvirt's test:///default driver cannot be opened\n");
+        exit(77);
+    }
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.vcpus = 2;
+    cfg.memory = 256LL << 20;
+    struct image_layout im;
+    struct guest_layout g;
+    layout_image(&im, "/var/lib/vbed/pool", "debian-mariadb-0123456789ab");
+    layout_guest(&g, "/var/lib/vbed/pool", "pin-001", "guest", 2, &cfg);
+    struct domain_spec spec;
+    layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda");
+    int pins[2] = {placement_vcpu_cpu(&cfg, 2, 0), placement_vcpu_cpu(&cfg, 2, 1)};
+    spec.vcpu_pin = pins;
+    spec.emulator_pin = placement_emulator_cpu(&cfg, 2);
+    char *xml = domain_xml(&spec);
+    virDomainPtr dom = virDomainCreateXML(conn, xml, 0);
+    free(xml);
+    assert_non_null(dom);
+
+    char why[256] = "";
+    int ok = placement_verify_guest(dom, &cfg, 2, why, sizeof(why));
+    if (ok != 0)
+        fprintf(stderr, "verify: %s\n", why);
+    assert_int_equal(ok, 0);
+    /* as guest 1 it would be on CPUs 0, 1 and 2: not what runs */
+    assert_int_equal(placement_verify_guest(dom, &cfg, 1, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "vCPU 0 runs on host CPUs 3, not on CPU 0"));
+
+    /* vCPU 1 moved to CPU 7: the pinning no longer holds */
+    int maplen = VIR_CPU_MAPLEN(16);
+    unsigned char map[8] = {0};
+    VIR_USE_CPU(map, 7);
+    assert_int_equal(virDomainPinVcpu(dom, 1, map, maplen), 0);
+    assert_int_equal(placement_verify_guest(dom, &cfg, 2, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "vCPU 1 runs on host CPUs 7, not on CPU 4"));
+
+    virDomainDestroy(dom);
+    virDomainFree(dom);
+    virConnectClose(conn);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(decide),
+        cmocka_unit_test(verify_reads_back),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
