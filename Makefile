@@ -7,6 +7,8 @@
 #   make check        the fast tests only (unit, cli, report)
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
 #   make check-tsan   the unit tests that run threads, under ThreadSanitizer
+#   make fuzz FUZZ_SECONDS=60   each libFuzzer target (tests/fuzz) that long under
+#                     ASan + UBSan (clang); a crash fails, its input lands in build/fuzz/crashes
 #   make demo         a fresh machine's whole path: deps, build, image, quickstart, report
 #   make bench        boot-to-ready and CPU figures (prints, asserts nothing)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -39,7 +41,7 @@ LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check check-asan check-tsan demo bench install uninstall clean readme-keys
+.PHONY: all deps test check check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
 all: vbed
@@ -92,6 +94,22 @@ check-tsan:
 		$(TSAN_TESTS:%=build/tsan/tests/%)
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" VBED_TEST_BIN_DIR=$(CURDIR)/build/tsan/tests \
 		VBED_TEST_FILTER='^($(subst $(space),|,$(TSAN_TESTS)))$$' bash tests/run-tests.sh unit
+
+# libFuzzer targets: one per parser of outside input; seeds in tests/fuzz/<target>/
+FUZZ_TARGETS := scenario sysbench results agent aptsources
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+
+fuzz-bins:
+	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libvbed.a
+	for t in $(FUZZ_TARGETS); do \
+		clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator \
+			-o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c build/fuzz/libvbed.a $(LIBS) || exit 1; \
+	done
+
+fuzz: fuzz-bins
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 demo:
 	bash scripts/demo.sh

@@ -127,6 +127,22 @@ static int by_suite(const void *a, const void *b)
     return c ? c : strcmp(x->uri, y->uri);
 }
 
+int apt_sources_parse(const char *text, size_t len, bool deb822, const char *suite,
+                      struct apt_sources *out)
+{
+    memset(out, 0, sizeof(*out));
+    FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+    if (f) {
+        if (deb822)
+            read_sources(f, out, suite);
+        else
+            read_list(f, out, suite);
+        fclose(f);
+    }
+    qsort(out->e, out->n, sizeof(out->e[0]), by_suite);
+    return (int)out->n;
+}
+
 int apt_sources_read(const char *root, const char *suite, struct apt_sources *out)
 {
     memset(out, 0, sizeof(*out));

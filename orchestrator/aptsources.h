@@ -6,6 +6,7 @@
 #ifndef VBED_APTSOURCES_H
 #define VBED_APTSOURCES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define APT_MAX_ENTRIES 32
@@ -25,6 +26,11 @@ struct apt_sources {
  * `suite` or `suite-*` (bookworm, bookworm-updates, bookworm-security), type
  * deb, sorted by suite. Returns how many were found. */
 int apt_sources_read(const char *root_dir, const char *suite, struct apt_sources *out);
+
+/* The same for len bytes of one file's text: a deb822 .sources file, or
+ * one-line entries as in sources.list (fuzz targets and tests). */
+int apt_sources_parse(const char *text, size_t len, bool deb822, const char *suite,
+                      struct apt_sources *out);
 
 /* The URI of the entry for `suite` itself: debootstrap's mirror. */
 const char *apt_sources_mirror(const struct apt_sources *s, const char *suite);

@@ -255,15 +255,21 @@ static char *name_from_path(const char *path)
 
 struct scenario *scenario_load(const char *path, struct diag *d)
 {
-    size_t errors_before = d->n;
     char *text = read_file(path, d);
     if (!text)
         return NULL;
+    struct scenario *s = scenario_parse(path, text, d);
+    free(text);
+    return s;
+}
 
+struct scenario *scenario_parse(const char *path, const char *text, struct diag *d)
+{
+    size_t errors_before = d->n;
     struct scenario *s = xcalloc(1, sizeof(*s));
     s->path = xstrdup(path);
     s->name = name_from_path(path);
-    s->text = text;
+    s->text = xstrdup(text);
 
     struct parse_state st = {.scn = s, .diag = d, .section_ok = true};
     /* [global] first, whether or not the file has a header for it */
@@ -274,7 +280,7 @@ struct scenario *scenario_load(const char *path, struct diag *d)
     s->n_sections = 1;
 
     const char *why = NULL;
-    int err = inifile_parse(text, on_section, on_value, &st, &why);
+    int err = inifile_parse(s->text, on_section, on_value, &st, &why);
     if (err > 0) {
         /* libinih reports only the first malformed line; a handler error is
          * never returned because on_value always succeeds */

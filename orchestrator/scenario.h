@@ -52,6 +52,8 @@ void diag_clear(struct diag *d);
 /* Parse and check path. Returns NULL when the file cannot be read or has
  * errors; every problem is added to d. */
 struct scenario *scenario_load(const char *path, struct diag *d);
+/* The same for a scenario's text (copied); path names it in messages. */
+struct scenario *scenario_parse(const char *path, const char *text, struct diag *d);
 void scenario_free(struct scenario *s);
 
 /* The entry for key in section, or NULL. */

@@ -4,6 +4,7 @@
 
 #include "mycnf.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,17 @@ int sysbench_parse(const char *text, struct sysbench_report *out, char *err, siz
         field(lat, "95th percentile:", &out->lat_p95_ms, NULL) < 0) {
         snprintf(err, errlen, "sysbench's final report lacks its latency figures");
         return -1;
+    }
+    /* input from a program in a guest: a figure must be a number a run can
+     * produce (and the count must fit its integer) */
+    const double figures[] = {read, write, other, trx, out->tps, out->qps, out->total_time_s,
+                              out->lat_min_ms, out->lat_avg_ms, out->lat_max_ms, out->lat_p95_ms};
+    for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+        if (!isfinite(figures[i]) || figures[i] < 0 || figures[i] > 1e18) {
+            snprintf(err, errlen, "sysbench's final report holds an impossible figure (%g)",
+                     figures[i]);
+            return -1;
+        }
     }
     out->transactions = (long long)trx;
     if (out->total_time_s > 0) {

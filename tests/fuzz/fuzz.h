@@ -1,0 +1,35 @@
+/* fuzz.h: what every libFuzzer target of vbed shares: vbed's messages go
+ * nowhere (a parser reporting bad input is the expected path, not news), and
+ * the input as a NUL-terminated copy. Built by `make fuzz` with clang
+ * -fsanitize=fuzzer,address,undefined. */
+#ifndef VBED_FUZZ_H
+#define VBED_FUZZ_H
+
+#include "log.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fuzz_quiet_sink(const char *line, void *opaque)
+{
+    (void)line;
+    (void)opaque;
+}
+
+static inline void fuzz_quiet(void) { log_set_sink(fuzz_quiet_sink, NULL); }
+
+/* data as a C string (malloc'd); a NUL inside ends it, as a text file
+ * reader would have refused the rest */
+static inline char *fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        abort();
+    memcpy(text, data, size);
+    text[size] = '\0';
+    return text;
+}
+
+#endif

@@ -1,0 +1,69 @@
+/* fuzz_results.c: a results directory (meta.json, samples.jsonl,
+ * scenario.ini) through results_read (resultsread.c), the reader that
+ * vbed report and vbed compare use on directories other people made.
+ * The input holds the three files separated by NUL bytes; they are written
+ * into a scratch directory, because results_read takes a directory. */
+#include "fuzz.h"
+#include "resultsread.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+static char dir[64];
+static const char *const names[] = {"meta.json", "samples.jsonl", "scenario.ini"};
+
+static void remove_dir(void)
+{
+    for (size_t i = 0; i < 3; i++) {
+        char path[128];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_quiet();
+    snprintf(dir, sizeof(dir), "%s/vbed-fuzz-results-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    if (!mkdtemp(dir))
+        abort();
+    atexit(remove_dir);
+    return 0;
+}
+
+static void put(const char *name, const uint8_t *data, size_t len, bool present)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (!present) {
+        unlink(path);
+        return;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    fwrite(data, 1, len, f);
+    fclose(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *p = data, *end = data + size;
+    for (size_t i = 0; i < 3; i++) {
+        const uint8_t *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+        const uint8_t *stop = nul ? nul : end;
+        put(names[i], p, (size_t)(stop - p), p < end || i == 0);
+        p = nul ? nul + 1 : end;
+    }
+    struct results_data *rd = results_read(dir);
+    if (rd) {
+        for (size_t i = 0; i < rd->n_runs; i++)
+            results_run_in_variant(&rd->runs[i], 1);
+        results_is_tcg(rd);
+    }
+    results_data_free(rd);
+    return 0;
+}
