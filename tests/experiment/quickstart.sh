@@ -22,10 +22,12 @@ jq -e '.status == "complete"' "$r/meta.json" >/dev/null || fail "meta.json statu
   fail "the host and guest arms ran different MariaDB builds"
 
 q() { jq -r "select($1) | .value" "$s"; }
+# the checks below want exactly one number: a missing sample ("") or two
+# of them must fail, not compare as a string
 for arm in host guest tuned; do
   tps=$(q ".metric == \"tps_arm\" and .labels.arm == \"$arm\"")
   [ -n "$tps" ] || fail "arm $arm: no tps_arm"
-  awk -v v="$tps" 'BEGIN { exit !(v > 0) }' || fail "arm $arm: TPS $tps"
+  awk -v v="$tps" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v > 0) }' || fail "arm $arm: TPS $tps"
   echo "arm $arm: $tps tx/s"
 done
 # compression verified in all four servers
@@ -34,14 +36,14 @@ done
 # host page cache: writeback guests cached, the cache=none guest not
 for g in 1 2; do
   b=$(q ".metric == \"host_cache_data_bytes\" and .labels.arm == \"guest\" and .labels.guest == $g and .labels.when == \"after\"")
-  awk -v v="$b" 'BEGIN { exit !(v > 1048576) }' || fail "writeback guest $g: only $b bytes of its data disk cached"
+  awk -v v="$b" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v > 1048576) }' || fail "writeback guest $g: only $b bytes of its data disk cached"
   echo "writeback guest $g: $b bytes of its data disk in the host page cache"
 done
 b=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "tuned" and .labels.when == "after"')
-awk -v v="$b" 'BEGIN { exit !(v < 1048576) }' || fail "cache=none guest: $b bytes cached"
+awk -v v="$b" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1048576) }' || fail "cache=none guest: $b bytes cached"
 echo "cache=none guest: $b bytes"
 skew=$(q '.metric == "measure_start_skew_s" and .labels.arm == "guest"')
-awk -v v="$skew" 'BEGIN { exit !(v < 1) }' || fail "guests started $skew s apart"
+awk -v v="$skew" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1) }' || fail "guests started $skew s apart"
 echo "start skew: $skew s"
 
 [ -f "$r/summary.csv" ] || fail "no summary.csv"

@@ -140,8 +140,6 @@ static void other_guest_failed(void **state)
 static void clean_leftovers(void **state)
 {
     (void)state;
-    if (geteuid() != 0)
-        skip(); /* session pid files live in /run/vbed */
     char live[SESSION_ID_MAX];
     assert_int_equal(session_begin("lifelive", live), 0);
 
@@ -258,5 +256,18 @@ int main(void)
         cmocka_unit_test(session_names),
         cmocka_unit_test(interrupted_wait_ends),
     };
-    return cmocka_run_group_tests(tests, open_hv, close_hv);
+    if (geteuid() == 0)
+        return cmocka_run_group_tests(tests, open_hv, close_hv);
+    /* cmocka's skip() exits 0 and prints PASSED: leave the root-only test
+     * out, run the others, and then exit 77 so the skip is seen */
+    struct CMUnitTest rest[sizeof(tests) / sizeof(tests[0])];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+        if (tests[i].test_func != clean_leftovers)
+            rest[n++] = tests[i];
+    int failed = _cmocka_run_group_tests("test_lifecycle", rest, n, open_hv, close_hv);
+    if (failed)
+        return failed;
+    printf("SKIP: clean_leftovers needs root (session pid files live in /run/vbed)\n");
+    return 77;
 }
