@@ -7,11 +7,14 @@
 # private mariadbd and scripts/start-daemons.sh starts libvirt.
 set -euo pipefail
 
+# clang and libclang-rt-14-dev (libFuzzer's runtime, which clang only
+# recommends): make fuzz
 build_pkgs=(
   gcc make pkg-config
   libvirt-dev libinih-dev libjson-c-dev libxml2-dev
   libguestfs-dev libmariadb-dev libcmocka-dev
   libarchive-dev libgsl-dev libssl-dev
+  clang libclang-rt-14-dev
 )
 run_pkgs=(
   libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients
