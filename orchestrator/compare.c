@@ -35,9 +35,15 @@ static bool has_variant(const struct report *r, const char *label)
     return false;
 }
 
-static void add_row(struct comparison *c, const char *variant, const struct report_cell *a,
-                    const struct report_cell *b)
+/* Rows grow as they come: repeated or empty labels on either side can make
+ * more rows than variants x arms (one B-only row per matching A variant). */
+static void add_row(struct comparison *c, size_t *cap, const char *variant,
+                    const struct report_cell *a, const struct report_cell *b)
 {
+    if (c->n_rows == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        c->rows = xrealloc(c->rows, *cap * sizeof(*c->rows));
+    }
     struct compare_row *row = &c->rows[c->n_rows++];
     memset(row, 0, sizeof(*row));
     row->variant = variant;
@@ -61,8 +67,7 @@ static void add_row(struct comparison *c, const char *variant, const struct repo
 struct comparison *compare_build(const struct report *a, const struct report *b)
 {
     struct comparison *c = xcalloc(1, sizeof(*c));
-    size_t most = a->rd->n_variants * a->rd->n_arms + b->rd->n_variants * b->rd->n_arms;
-    c->rows = xcalloc(most ? most : 1, sizeof(*c->rows));
+    size_t cap = 0;
     c->a = a;
     c->b = b;
     /* A's order first, then what only B has */
@@ -70,13 +75,16 @@ struct comparison *compare_build(const struct report *a, const struct report *b)
         const char *label = a->variants[v].variant->label;
         for (size_t i = 0; i < a->rd->n_arms; i++) {
             const struct report_cell *ca = &a->variants[v].cells[i];
-            add_row(c, label, ca, find_cell(b, label, ca->arm->name));
+            add_row(c, &cap, label, ca, find_cell(b, label, ca->arm->name));
         }
-        for (size_t i = 0; i < b->rd->n_arms; i++)
+        bool repeated = false; /* a label A repeats: its B-only rows are there already */
+        for (size_t w = 0; w < v && !repeated; w++)
+            repeated = !strcmp(a->variants[w].variant->label, label);
+        for (size_t i = 0; i < b->rd->n_arms && !repeated; i++)
             if (!find_cell(a, label, b->rd->arms[i].name)) {
                 const struct report_cell *cb = find_cell(b, label, b->rd->arms[i].name);
                 if (cb)
-                    add_row(c, label, NULL, cb);
+                    add_row(c, &cap, label, NULL, cb);
             }
     }
     for (size_t v = 0; v < b->rd->n_variants; v++) {
@@ -84,7 +92,7 @@ struct comparison *compare_build(const struct report *a, const struct report *b)
         if (has_variant(a, label))
             continue;
         for (size_t i = 0; i < b->rd->n_arms; i++)
-            add_row(c, label, NULL, &b->variants[v].cells[i]);
+            add_row(c, &cap, label, NULL, &b->variants[v].cells[i]);
     }
     return c;
 }

@@ -152,12 +152,85 @@ static void self_and_missing(void **state)
     f->b->arms[2].name = arm;
 }
 
+/* results_data made by hand: labels results_read() would refuse ("") or
+ * that a plan may repeat, no samples. */
+static struct results_data *handmade(const char *const *labels, size_t nv,
+                                     const char *const *arms, size_t na)
+{
+    struct results_data *rd = calloc(1, sizeof(*rd));
+    rd->variants = calloc(nv, sizeof(*rd->variants));
+    for (size_t v = 0; v < nv; v++) {
+        rd->variants[v].index = (int)v + 1;
+        rd->variants[v].label = strdup(labels[v]);
+    }
+    rd->n_variants = nv;
+    rd->arms = calloc(na, sizeof(*rd->arms));
+    for (size_t a = 0; a < na; a++) {
+        rd->arms[a].name = strdup(arms[a]);
+        rd->arms[a].kind = strdup(a ? "guest" : "host");
+    }
+    rd->n_arms = na;
+    static const char *const fields[] = {"dir", "scenario_name", "scenario_sha256", "status",
+                                         "accel", "accel_reason", "started_at", "ended_at"};
+    char **f[] = {&rd->dir,   &rd->scenario_name, &rd->scenario_sha256, &rd->status,
+                  &rd->accel, &rd->accel_reason,  &rd->started_at,      &rd->ended_at};
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+        *f[i] = strdup("");
+    return rd;
+}
+
+/* Repeated and empty variant labels: rows were allocated as variants x arms
+ * per side, but B-only rows were added once per matching A variant, past
+ * the end of the array (a heap overflow under ASan). Each (label, arm) now
+ * comes once. */
+static void repeated_and_empty_labels(void **state)
+{
+    (void)state;
+    static const char *const la[] = {"x", "x", "x", "x", "", ""}, *const lb[] = {"x", ""};
+    static const char *const aa[] = {"host"}, *const ab[] = {"host", "b1", "b2", "b3", "b4"};
+    struct results_data *a = handmade(la, 6, aa, 1), *b = handmade(lb, 2, ab, 5);
+    struct report *ra = report_build(a), *rb = report_build(b);
+    struct comparison *c = compare_build(ra, rb);
+    /* A: 6 host rows (one per A variant); B only: b1..b4 for "x" and for "" */
+    assert_int_equal(c->n_rows, 6 + 4 + 4);
+    size_t only_b = 0;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        if (c->rows[i].verdict != VERDICT_ONLY_B)
+            continue;
+        only_b++;
+        for (size_t k = 0; k < i; k++)
+            if (c->rows[k].verdict == VERDICT_ONLY_B)
+                assert_false(!strcmp(c->rows[k].variant, c->rows[i].variant) &&
+                             !strcmp(c->rows[k].arm, c->rows[i].arm));
+    }
+    assert_int_equal(only_b, 8);
+    /* and the other way round, and each side against itself */
+    struct comparison *d = compare_build(rb, ra), *e = compare_build(ra, ra);
+    assert_true(d->n_rows >= 10);
+    assert_int_equal(e->n_rows, 6);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    for (int f = REPORT_TABLE; f <= REPORT_MARKDOWN; f++)
+        compare_print(c, (enum report_format)f, out);
+    fclose(out);
+    free(buf);
+    compare_free(c);
+    compare_free(d);
+    compare_free(e);
+    report_free(ra);
+    report_free(rb);
+    results_data_free(a);
+    results_data_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_outputs),
         cmocka_unit_test(verdicts),
         cmocka_unit_test(self_and_missing),
+        cmocka_unit_test(repeated_and_empty_labels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
