@@ -1,0 +1,61 @@
+/* process.c: a process's executable and arguments from /proc (see process.h). */
+#include "process.h"
+#include "xalloc.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int process_exe_name(pid_t pid, char *buf, size_t len)
+{
+    char link[64], exe[PATH_MAX];
+    snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+    ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    /* a binary replaced by an upgrade reads "/usr/sbin/mariadbd (deleted)" */
+    char *deleted = strstr(exe, " (deleted)");
+    if (deleted && deleted[10] == '\0')
+        *deleted = '\0';
+    const char *base = strrchr(exe, '/');
+    snprintf(buf, len, "%s", base ? base + 1 : exe);
+    return 0;
+}
+
+/* Whether pid's command line holds the argument want. */
+static bool has_argument(pid_t pid, const char *want)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const size_t cap = 1 << 16;
+    char *buf = xcalloc(1, cap);
+    size_t used = 0;
+    ssize_t n;
+    while (used < cap - 1 && (n = read(fd, buf + used, cap - 1 - used)) > 0)
+        used += (size_t)n;
+    close(fd);
+    bool found = false;
+    for (size_t i = 0; i < used && !found; i += strlen(buf + i) + 1)
+        found = strcmp(buf + i, want) == 0;
+    free(buf);
+    return found;
+}
+
+bool process_is_mariadbd_of(pid_t pid, const char *datadir)
+{
+    char name[256];
+    if (pid <= 0 || process_exe_name(pid, name, sizeof(name)) < 0)
+        return false;
+    if (strcmp(name, "mariadbd") != 0 && strcmp(name, "mysqld") != 0)
+        return false;
+    char want[PATH_MAX + 16];
+    snprintf(want, sizeof(want), "--datadir=%s", datadir);
+    return has_argument(pid, want);
+}

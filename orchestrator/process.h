@@ -1,0 +1,19 @@
+/* process.h: what a running process is, read from /proc before vbed
+ * signals it. A pid from a file (a stale mysqld.pid after a reboot, a
+ * session's pid file) may since belong to an unrelated process: vbed
+ * signals only the process it started, recognised by its executable and
+ * its arguments. */
+#ifndef VBED_PROCESS_H
+#define VBED_PROCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* True if pid runs mariadbd (or mysqld) with --datadir=datadir. */
+bool process_is_mariadbd_of(pid_t pid, const char *datadir);
+/* The base name of pid's executable into buf; -1 if unknown (gone, or no
+ * permission to look). */
+int process_exe_name(pid_t pid, char *buf, size_t len);
+
+#endif
