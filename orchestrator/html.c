@@ -171,6 +171,15 @@ static void header(FILE *out, const struct report *r)
     html_text(out, base && base[1] ? base + 1 : rd->dir);
     fputs(", accel ", out);
     html_text(out, *rd->accel ? rd->accel : "unknown");
+    if (*rd->order_mode) {
+        char order[96];
+        if (rd->has_order_seed)
+            snprintf(order, sizeof(order), ", run order %s (seed %lld)", rd->order_mode,
+                     (long long)rd->order_seed);
+        else
+            snprintf(order, sizeof(order), ", run order %s", rd->order_mode);
+        html_text(out, order);
+    }
     fputs("</p>\n", out);
     const char *warn = report_accel_warning(r);
     if (warn) {
@@ -198,9 +207,21 @@ static void variants(FILE *out, const struct report *r)
             html_text(out, ratios);
             fputs("</p>\n", out);
         }
+        t = report_conditions_table(r, v);
+        html_table(out, t);
+        report_table_free(t);
         t = report_figures_table(r, v);
         html_table(out, t);
         report_table_free(t);
+    }
+    struct report_table *sc = report_scaling_table(r);
+    if (sc) {
+        fputs("<h2>Scaling with the number of guests</h2>\n", out);
+        html_table(out, sc);
+        report_table_free(sc);
+        fputs("<p class=\"muted\">", out);
+        html_text(out, report_scaling_rule);
+        fputs("</p>\n", out);
     }
     fputs("<p class=\"muted\">", out);
     html_text(out, report_tps_rule);

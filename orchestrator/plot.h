@@ -1,10 +1,17 @@
 /* plot.h: the report's plots, drawn by gnuplot's svg terminal (run with an
  * argv through spawn.h): TPS per variant and arm as grouped bars with 95% CI
- * error bars; TPS over time per guest, one plot per distinct run of an arm,
- * warm-up shaded; host page-cache residency of the guests' data disks after
- * the measure phase, per cache mode. The data files and the gnuplot script
- * go into a temporary directory that is removed afterwards; the SVG files
- * into the output directory. */
+ * error bars; when guests is a variant axis, TPS (total and per guest) and
+ * consolidation efficiency against the number of guests; TPS over time per
+ * guest, one plot per distinct run of an arm, warm-up shaded; host
+ * page-cache residency of the guests' data disks after the measure phase,
+ * per cache mode.
+ *
+ * The script holds only vbed's own words, numbers and fixed relative file
+ * names: every name from a results directory (arms, variant labels) reaches
+ * gnuplot as data (xtic(), columnheader), so nothing in a results directory
+ * can become a gnuplot command. gnuplot runs in a temporary directory with
+ * the data files and the script, writes the SVG files there, and they are
+ * copied into the output directory; the temporary directory is removed. */
 #ifndef VBED_PLOT_H
 #define VBED_PLOT_H
 

@@ -5,21 +5,39 @@
  * samples.jsonl is read line by line: a line that is not a JSON object with
  * a "metric" string and a numeric "value" is reported as FILE:LINE and
  * skipped (an interrupted run may leave a partial last line); the rest is
- * used. Absent text fields read as "" (never NULL). */
+ * used. Absent text fields read as "" (never NULL).
+ *
+ * Everything read is hostile input (results directories are shared): names
+ * are checked like a scenario's (an arm name is 1 to 16 of a-z, 0-9, '_'; a
+ * variant label holds letters, digits, spaces and ._-/=+:, only), label
+ * values against their allowed sets, lengths are bounded and numbers must
+ * be finite. A name that fails the check makes results_read() refuse the
+ * directory, naming the file and the value; a sample whose other labels
+ * fail is reported as FILE:LINE and skipped. A sample whose "value" is
+ * null is kept with value NAN: the figure was not available. */
 #ifndef VBED_RESULTSREAD_H
 #define VBED_RESULTSREAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#define RESULTS_ARM_NAME_MAX 16      /* as a scenario's section name */
+#define RESULTS_LABEL_MAX 2047       /* a variant label (plan.c's buffer) */
+#define RESULTS_MAX_VARIANTS 100000
 
 struct results_sample {
     char *metric;
-    double value;
+    double value; /* NAN: "value": null, the figure was not available */
     char *unit;
     char *arm, *arm_kind; /* labels.arm, labels.arm_kind */
     char *phase;          /* labels.phase: "warmup", "measure" or "" */
     char *when;           /* labels.when: "before", "after" or "" */
-    char *accel;          /* labels.accel: "kvm", "tcg" or "" */
+    char *accel;          /* labels.accel: "kvm", "tcg", "none" or "" */
+    char *fits;           /* labels.fits: "buffer_pool", "guest_page_cache", "host_page_cache", "none" or "" */
+    char *basis;          /* labels.basis: "estimate", "on_disk" or "" */
+    char *steady;         /* labels.steady: "yes", "no" or "" */
+    char *mode;           /* labels.mode: "auto", "fixed" or "" */
     int guest;            /* labels.guest: 1..guests; 0 for host and whole-run samples */
     int repeat, seq;      /* labels.repeat, labels.seq (0 if absent) */
     int *variants;        /* labels.variants (1-based); none listed: serves every variant */
@@ -41,17 +59,33 @@ struct results_arm {
     char *kind; /* "host" or "guest" */
 };
 
+/* A scalar of meta.json outside the plan, e.g. {"host.cpu_model", "..."}. */
+struct results_field {
+    char *key, *value;
+};
+
+/* runs[].placement.guests[]: where one guest's threads were pinned. */
+struct results_pin {
+    int guest;
+    char *vcpus, *emulator; /* host CPU lists ("0", "2-3,6"), "" if absent */
+};
+
 struct results_run {
     int seq, repeat;
     char *run, *arm, *status, *dir;
     int *variants;
     size_t n_variants;
-    char *disk_cache; /* config.disk_cache, "" for host runs */
-};
-
-/* A scalar of meta.json outside the plan, e.g. {"host.cpu_model", "..."}. */
-struct results_field {
-    char *key, *value;
+    char *disk_cache;              /* config.disk_cache, "" for host runs */
+    int guests;                    /* config.guests; 1 for a host run; 0 if unknown */
+    struct results_field *config;  /* config, in file order */
+    size_t n_config;
+    /* placement; pin "" when meta.json has none */
+    char *pin;         /* "auto" or "none" */
+    int pin_applied;   /* 1 applied, 0 not, -1 unknown */
+    char *pin_reason;  /* why (not) */
+    char *pin_host_cpus;
+    struct results_pin *pins;
+    size_t n_pins;
 };
 
 struct results_data {
@@ -70,6 +104,9 @@ struct results_data {
     size_t bad_lines;              /* lines of samples.jsonl skipped */
     struct results_field *context; /* vbed version, host, versions, image ... */
     size_t n_context;
+    char *order_mode; /* order.mode: "shuffle", "fixed" or "" */
+    int64_t order_seed;
+    bool has_order_seed;
 };
 
 /* Read dir. NULL (reported) if dir or its meta.json cannot be read. A
@@ -84,6 +121,14 @@ bool results_run_in_variant(const struct results_run *r, int variant);
 /* Lookups; NULL when absent. */
 const struct results_arm *results_find_arm(const struct results_data *rd, const char *name);
 const struct results_run *results_find_run(const struct results_data *rd, int seq);
+
+/* A run's config value, "" when absent. */
+const char *results_run_config(const struct results_run *r, const char *key);
+
+/* The checks results_read() applies, for the tests and for callers that
+ * build names: an arm name, a variant label. */
+bool results_valid_arm_name(const char *s);
+bool results_valid_variant_label(const char *s);
 
 /* The accel, "" when meta.json does not say; is it software emulation? */
 bool results_is_tcg(const struct results_data *rd);

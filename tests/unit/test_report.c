@@ -102,9 +102,17 @@ static void facts(void **state)
     assert_int_equal(tuned->guests, 1);
     /* guest runs 2, 6, 10: 29.381, 30.005, 29.886 */
     assert_near(guest->tps_stats.mean, (29.381 + 30.005 + 29.886) / 3, 1e-9);
-    assert_near(guest->ratio_host, guest->tps_stats.mean / 604.358333333, 1e-9);
+    /* 2 guests against the host arm's one mariadbd, and the 1-guest tuned arm
+     * against the 2-guest arm: per guest */
+    assert_near(guest->per_guest_stats.mean, guest->tps_stats.mean / 2, 1e-9);
+    assert_near(guest->ratio_host, guest->tps_stats.mean / 2 / 604.358333333, 1e-9);
+    assert_true(guest->ratio_host_per_guest);
     assert_true(isnan(guest->ratio_first_guest));
-    assert_near(tuned->ratio_first_guest, tuned->tps_stats.mean / guest->tps_stats.mean, 1e-12);
+    assert_near(tuned->ratio_first_guest, tuned->tps_stats.mean / (guest->tps_stats.mean / 2),
+                1e-12);
+    assert_true(tuned->ratio_first_guest_per_guest);
+    assert_near(tuned->ratio_host, tuned->tps_stats.mean / 604.358333333, 1e-9);
+    assert_false(tuned->ratio_host_per_guest);
     assert_int_equal(guest->drifting, 1);
     assert_int_equal(guest->drift_samples, 6);
     assert_true(guest->host_cache_after_bytes > 20e6 && guest->host_cache_after_bytes < 23e6);
@@ -121,10 +129,84 @@ static void facts(void **state)
     assert_int_equal(r->notes[1].seq, 8);
     char *table = render(r, REPORT_TABLE);
     assert_non_null(strstr(table, "not comparable with KVM"));
-    assert_non_null(strstr(table, "guest/host 0.049, tuned/host 0.040, tuned/guest 0.807"));
+    assert_non_null(strstr(table, "guest/host 0.025 per guest, tuned/host 0.040 aggregate, "
+                                  "tuned/guest 1.614 per guest"));
     free(table);
     report_free(r);
     results_data_free(rd);
+}
+
+/* Every ratio between arms of every fixture: per guest when the arms run
+ * different numbers of guests, aggregate only when the numbers are equal,
+ * and the text says which. The recorded run's tuned arm (1 guest) against
+ * its guest arm (2 guests) once read "tuned/guest 0.562": a 2-guest sum
+ * against one guest. */
+static void check_ratio(const struct report_cell *num, const struct report_cell *den, double ratio,
+                        bool per_guest)
+{
+    if (isnan(ratio))
+        return;
+    assert_true(num->guests > 0 && den->guests > 0);
+    if (num->guests != den->guests) {
+        assert_true(per_guest);
+        assert_near(ratio, num->per_guest_stats.mean / den->per_guest_stats.mean, 1e-12);
+    } else {
+        assert_false(per_guest);
+        assert_near(ratio, num->tps_stats.mean / den->tps_stats.mean, 1e-12);
+    }
+}
+
+static void fair_ratios(void **state)
+{
+    (void)state;
+    static const char *const fixtures[] = {"quickstart-cache", "quickstart-tcg-recorded",
+                                           "quickstart-trx2-interrupted", "quickstart-guests"};
+    size_t checked = 0, per_guest = 0;
+    for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+        struct captured cap = {{0}};
+        log_set_sink(capture_sink, &cap);
+        struct results_data *rd = load(fixtures[i]);
+        log_set_sink(NULL, NULL);
+        struct report *r = report_build(rd);
+        for (size_t v = 0; v < rd->n_variants; v++) {
+            const struct report_cell *cells = r->variants[v].cells;
+            char text[1024];
+            report_ratios_text(r, v, text, sizeof(text));
+            for (size_t a = 0; a < rd->n_arms; a++) {
+                const struct report_cell *c = &cells[a];
+                if (r->host_arm >= 0)
+                    check_ratio(c, &cells[r->host_arm], c->ratio_host, c->ratio_host_per_guest);
+                if (r->first_guest_arm >= 0)
+                    check_ratio(c, &cells[r->first_guest_arm], c->ratio_first_guest,
+                                c->ratio_first_guest_per_guest);
+                for (int pass = 0; pass < 2; pass++) {
+                    int ref = pass ? r->first_guest_arm : r->host_arm;
+                    double ratio = pass ? c->ratio_first_guest : c->ratio_host;
+                    if (ref < 0 || isnan(ratio))
+                        continue;
+                    char want[128];
+                    bool per = cells[ref].guests != c->guests;
+                    snprintf(want, sizeof(want), "%s/%s %.3f %s", c->arm->name,
+                             rd->arms[ref].name, ratio, per ? "per guest" : "aggregate");
+                    if (!strstr(text, want))
+                        fail_msg("%s variant %zu: '%s' not in '%s'", fixtures[i], v + 1, want,
+                                 text);
+                    checked++;
+                    per_guest += per;
+                }
+            }
+        }
+        if (!strcmp(fixtures[i], "quickstart-tcg-recorded")) {
+            char text[1024];
+            report_ratios_text(r, 0, text, sizeof(text));
+            assert_null(strstr(text, "tuned/guest 0.562"));
+            assert_non_null(strstr(text, "tuned/guest 1.124 per guest"));
+        }
+        report_free(r);
+        results_data_free(rd);
+    }
+    assert_true(checked >= 20);
+    assert_true(per_guest >= 8);
 }
 
 static void summary_written(void **state)
@@ -153,7 +235,7 @@ static void summary_written(void **state)
     for (const char *p = csv; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 1 + 2 * 3);
-    assert_non_null(strstr(csv, "1,guest.disk_cache=writeback,host,host,none,0,3,604.3583333"));
+    assert_non_null(strstr(csv, "1,guest.disk_cache=writeback,host,host,none,1,3,604.3583333"));
     free(csv);
     remove_tmpdir(dir);
     /* a directory that is not there: reported, -1 */
@@ -326,7 +408,7 @@ int main(void)
         cmocka_unit_test(golden_outputs),  cmocka_unit_test(facts),
         cmocka_unit_test(summary_written), cmocka_unit_test(interrupted_run),
         cmocka_unit_test(bad_lines),       cmocka_unit_test(unreadable_dirs),
-        cmocka_unit_test(formats),
+        cmocka_unit_test(formats),         cmocka_unit_test(fair_ratios),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,7 @@ static void escaping_and_inlining(void **state)
                "{\"status\": \"complete\", \"accel\": \"tcg\",\n"
                " \"scenario\": {\"name\": \"<script>alert(1)</script>\"},\n"
                " \"host\": {\"hostname\": \"a&b\\\"c\"},\n"
-               " \"variants\": [{\"index\": 1, \"label\": \"x=<b>bold</b>\"}],\n"
+               " \"variants\": [{\"index\": 1, \"label\": \"x=1\"}],\n"
                " \"arms\": [{\"name\": \"host\", \"kind\": \"host\"}]}\n");
     test_write_file(dir, "samples.jsonl",
                "{\"metric\":\"tps_arm\",\"value\":100,\"labels\":{\"arm\":\"host\",\"seq\":1}}\n");
@@ -39,6 +39,10 @@ static void escaping_and_inlining(void **state)
     test_write_file(dir, "bars.svg", svg);
     struct results_data *rd = results_read(dir);
     assert_non_null(rd);
+    /* results_read() refuses such a label (test_report_hostile.c); the page
+     * escapes it all the same */
+    char *label = rd->variants[0].label;
+    rd->variants[0].label = "x=<b>bold</b>";
     struct report *r = report_build(rd);
     struct plot p = {.file = "bars.svg", .title = "TPS <per> arm"};
     struct plot_set plots = {.plots = &p, .n = 1};
@@ -88,6 +92,7 @@ static void escaping_and_inlining(void **state)
     assert_int_equal(access(path, F_OK), -1);
 
     report_free(r);
+    rd->variants[0].label = label;
     results_data_free(rd);
     test_remove_dir(dir);
 }

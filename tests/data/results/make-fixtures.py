@@ -15,6 +15,18 @@ them, then regenerate the golden files (VBED_UPDATE_GOLDEN=1) and review.
   quickstart-trx2-interrupted/  the same with flush_log_at_trx_commit = 2,
                                 interrupted (SIGKILL) while writing run 7:
                                 the last line of samples.jsonl is cut short.
+                                As vbed writes it: meta.json lists the runs
+                                that started (run 7 "interrupted"); runs 8 to
+                                12 never started and are not in it.
+  quickstart-guests/            guests as a variant axis (guest arm: guests =
+                                1, 2), host + guest + tuned, 2 repeats, arms
+                                in a shuffled order, with every sample of
+                                issue 9 (working set, warm-up, steady state,
+                                noise) and the placement in meta.json, as
+                                vbed writes them: the tuned arm's data fits
+                                in its buffer pool, one host run was stolen
+                                from, one warm-up hit its cap, a host figure
+                                is not available (null).
 
 The figures are sized as measured under TCG on the development machines
 (results/README.md, /work/shared/DESIGN.md): a guest does tens of TPS, the
@@ -71,12 +83,13 @@ SPECS = [
 ]
 
 
-def config_of(spec, trx):
+def config_of(spec, trx, repeats=3):
     arm, kind, guests, _, cache, flush = spec
     c = {"workload": "oltp_read_write", "tables": "1", "table_size": "10000", "threads": "1",
          "duration": "30s", "warmup": "10s", "report_interval": "1s", "compression": "row-zlib",
          "key_block_size": "8", "buffer_pool": "64M", "flush_method": flush,
-         "flush_log_at_trx_commit": str(trx), "vcpus": "1", "memory": "1G"}
+         "flush_log_at_trx_commit": str(trx), "vcpus": "1", "memory": "1G",
+         "repeats": str(repeats), "repeats_max": "10", "cv_target": "5"}
     if kind == "guest":
         c.update({"guests": str(guests), "disk_cache": cache,
                   "disk_format": "raw" if cache == "none" else "qcow2",
@@ -108,14 +121,18 @@ def slope(xs, ys):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-def one_run(w, scn, session, seq, rep, spec, level, t0, skew=0.4, drift_guest=0):
-    """All samples of one run; returns the time the run ended."""
+def one_run(w, scn, session, seq, rep, spec, level, t0, skew=0.4, drift_guest=0, new=None):
+    """All samples of one run; returns the time the run ended. new: the
+    samples of issue 9 (working set, warm-up, noise) with their own random
+    numbers, so that the older fixtures stay as they were."""
     arm, kind, guests, variants, cache, _ = spec
     rnd = w.rnd
     run = "%s-%03d" % (session, seq)
     rdir = "runs/%03d-%s" % (seq, arm)
+    accel = "none" if new and kind == "host" else "tcg"
     labels = {"scenario": scn, "run": run, "seq": seq, "repeat": rep, "arm": arm,
-              "arm_kind": kind, "variants": variants, "accel": "tcg"}
+              "arm_kind": kind, "variants": variants, "accel": accel}
+    logical = new["logical"] if new else 10485760
     boot = 0.0 if kind == "host" else 55.0 + rnd.uniform(-4, 4)
     starts = [0.0] if kind == "host" else [rnd.uniform(0, skew) for _ in range(guests)]
     starts[0] = 0.0
@@ -159,14 +176,36 @@ def one_run(w, scn, session, seq, rep, spec, level, t0, skew=0.4, drift_guest=0)
         w.add(ml, "errors_per_s", 0.0, "1/s", gnum, src, tend)
         w.add(ml, "reconnects_per_s", 0.0, "1/s", gnum, src, tend)
         drift = slope(xs, ys) * (xs[-1] - xs[0]) / mean
-        w.add(ml, "steady_state_drift", round(drift, 4), "ratio", gnum, src, tend)
-        alloc = 5242880 + 16384 * rnd.randint(0, 8)
+        if new:
+            w.add(ml, "steady_state_drift", round(drift, 4), "ratio", gnum, src, tend,
+                  steady="yes" if abs(drift) <= 0.1 else "no")
+        else:
+            w.add(ml, "steady_state_drift", round(drift, 4), "ratio", gnum, src, tend)
+        alloc = logical // 2 + 16384 * rnd.randint(0, 8)
         w.add(dict(labels, phase="prepare"), "table_bytes_allocated", alloc, "bytes", gnum,
               gdir + "/sysbench-prepare.out", t_measure - 10.2)
-        w.add(dict(labels, phase="prepare"), "table_bytes_logical", 10485760, "bytes", gnum,
+        w.add(dict(labels, phase="prepare"), "table_bytes_logical", logical, "bytes", gnum,
               gdir + "/sysbench-prepare.out", t_measure - 10.2)
-        w.add(ml, "compression_ratio", round(10485760 / alloc, 4), "ratio", gnum,
+        w.add(ml, "compression_ratio", round(logical / alloc, 4), "ratio", gnum,
               gdir + "/sysbench-prepare.out", tend)
+        if new:
+            nr = new["rnd"]
+            pl = dict(labels, phase="prepare")
+            w.add(dict(pl, fits=new["fits"], basis="on_disk"), "working_set_bytes", alloc, "bytes",
+                  gnum, gdir + "/sysbench-prepare.out", t_measure - 10.2)
+            w.add(pl, "buffer_pool_bytes", new["buffer_pool"], "bytes", gnum, None,
+                  t_measure - 10.2)
+            if kind == "guest":
+                w.add(pl, "guest_memory_bytes", 1073741824, "bytes", gnum, None, t_measure - 10.2)
+            else:
+                w.add(pl, "host_memory_bytes", 8589934592, "bytes", gnum, None, t_measure - 10.2)
+            capped = (seq, g) == new.get("warmup_cap")
+            warm = 120.0 if capped else 10.0 * nr.randint(2, 4)
+            w.add(dict(labels, phase="warmup", steady="no" if capped else "yes", mode="auto"),
+                  "warmup_s", warm, "s", gnum, gdir + "/sysbench-warmup.out", t_measure)
+            if kind == "guest":
+                w.add(ml, "guest_steal_pct", round(nr.uniform(0.1, 1.5), 2), "%", gnum, None,
+                      tend)
         ops = int(tps * 30 * 4.1)
         w.add(ml, "cmp_compress_ops", ops, "count", gnum, src, tend)
         w.add(ml, "cmp_compress_ops_ok", int(ops * 0.81), "count", gnum, src, tend)
@@ -200,6 +239,13 @@ def one_run(w, scn, session, seq, rep, spec, level, t0, skew=0.4, drift_guest=0)
               when=when)
     w.add(dict(labels, phase="measure"), "vbed_cpu_s", round(rnd.uniform(0.4, 1.2), 2), "s", 0,
           None, tend)
+    if new:
+        nr = new["rnd"]
+        ml = dict(labels, phase="measure")
+        steal = new["host_steal"].get(seq, round(nr.uniform(0.2, 1.8), 2))
+        other = new["host_other"].get(seq, round(nr.uniform(1.0, 4.0), 2))
+        w.add(ml, "host_steal_pct", steal, "%", 0, None, tend)
+        w.add(ml, "host_other_cpu_pct", other, "%", 0, None, tend)
     return tend + 20.0
 
 
@@ -217,16 +263,18 @@ def fixture(name, scn, trx, session, levels, stop_after=None, cut_run=None, seed
             status = "ok"
             if stop_after is not None and seq > stop_after:
                 status = "interrupted" if seq == cut_run else "pending"
-            if status != "pending":
-                before = len(w.lines)
-                t = one_run(w, scn, session, seq, rep, spec, levels[SPECS.index(spec)], t,
-                            skew=3.5 if seq == 8 else 0.4, drift_guest=1 if seq == 6 else 0)
-                if status == "interrupted":
-                    # killed while writing: half of guest 1's intervals, then a cut line
-                    cut_at = before + 17
+            if status == "pending":
+                continue  # vbed adds a run to meta.json when it starts
+            before = len(w.lines)
+            t = one_run(w, scn, session, seq, rep, spec, levels[SPECS.index(spec)], t,
+                        skew=3.5 if seq == 8 else 0.4, drift_guest=1 if seq == 6 else 0)
+            if status == "interrupted":
+                # killed while writing: half of guest 1's intervals, then a cut line
+                cut_at = before + 17
             runs.append({"seq": seq, "run": "%s-%03d" % (session, seq), "arm": spec[0],
-                         "repeat": rep, "variants": spec[3], "status": status,
-                         "dir": "runs/%03d-%s" % (seq, spec[0]), "config": config_of(spec, trx)})
+                         "arm_kind": spec[1], "repeat": rep, "variants": spec[3],
+                         "status": status, "dir": "runs/%03d-%s" % (seq, spec[0]),
+                         "config": config_of(spec, trx)})
     lines = w.lines
     tail = ""
     if cut_at is not None:
@@ -270,7 +318,147 @@ def fixture(name, scn, trx, session, levels, stop_after=None, cut_run=None, seed
         f.write("\n")
 
 
+GUESTS_SCENARIO = """; quickstart-guests.ini: quickstart.ini with the guest arm's number of guests
+; as an axis: how does throughput scale when guests share the host?
+
+[global]
+workload     = oltp_read_write
+tables       = 1
+table_size   = 200000
+threads      = 1
+warmup       = auto
+duration     = 30s
+compression  = row-zlib
+buffer_pool  = 16M
+memory       = 1G
+vcpus        = 1
+disk_size    = 2G
+drop_caches  = yes
+repeats      = 2
+order        = shuffle
+pin          = auto
+
+[host]
+arm          = host
+flush_method = fsync
+
+[guest]
+arm          = guest
+guests       = 1, 2
+disk_cache   = writeback
+flush_method = fsync
+
+[tuned]
+arm          = guest
+disk_cache   = none
+disk_io      = native
+disk_format  = raw
+flush_method = O_DIRECT
+buffer_pool  = 256M
+"""
+
+# (arm, kind, guests, variants, disk_cache, flush_method), in plan order
+GUESTS_SPECS = [
+    ("host", "host", 1, [1, 2], None, "fsync"),
+    ("guest", "guest", 1, [1], "writeback", "fsync"),
+    ("tuned", "guest", 1, [1, 2], "none", "O_DIRECT"),
+    ("guest", "guest", 2, [2], "writeback", "fsync"),
+]
+
+
+def guests_fixture():
+    name, scn, session, seed = "quickstart-guests", "quickstart-guests", "g5m2wd", 7
+    rnd = random.Random(seed)
+    new_rnd = random.Random(seed + 100)
+    w = Writer(name, rnd)
+    d = os.path.join(HERE, name)
+    os.makedirs(d, exist_ok=True)
+    t0 = 1796000400.0
+    t = t0 + 150.0
+    order = random.Random(4242)
+    # per-guest TPS: one guest alone 15, two guests together 10.5 each (the
+    # shared disk and CPUs): a consolidation efficiency of about 0.7
+    levels = {0: 600.0, 1: 15.0, 2: 24.0, 3: 10.5}
+    runs, seq = [], 0
+    for rep in (1, 2):
+        specs = list(range(len(GUESTS_SPECS)))
+        order.shuffle(specs)
+        for k in specs:
+            spec = GUESTS_SPECS[k]
+            seq += 1
+            arm, kind, guests, variants, cache, flush = spec
+            new = {"rnd": new_rnd, "logical": 50331648,
+                   "fits": {"host": "host_page_cache", "guest": "guest_page_cache",
+                            "tuned": "buffer_pool"}[arm],
+                   "buffer_pool": 268435456 if arm == "tuned" else 16777216,
+                   # the 2-guest run of repeat 2, its guest 2: never steady
+                   "warmup_cap": (seq, 2) if (k, rep) == (3, 2) else None,
+                   "host_steal": {3: 7.5},  # run 3: the host was stolen from
+                   "host_other": {1: None}}  # run 1: not available
+            t = one_run(w, scn, session, seq, rep, spec, levels[k], t, new=new)
+            cfg = config_of(spec, 1, repeats=2)
+            cfg.update({"table_size": "200000", "warmup": "auto", "warmup_max": "2m",
+                        "buffer_pool": "256M" if arm == "tuned" else "16M",
+                        "order": "shuffle", "pin": "auto", "drop_caches": "yes",
+                        "log_file_size": "96M", "doublewrite": "yes", "timeout_db": "5m",
+                        "timeout_prepare": "1h", "pool": "vbed", "pool_dir": "/var/lib/vbed/pool"})
+            if kind == "guest":
+                cfg.update({"disk_size": "2G", "qcow2_cluster_size": "64K",
+                            "qcow2_preallocation": "off", "timeout_boot": "5m",
+                            "timeout_setup": "5m", "image": "debian-mariadb"})
+            if kind == "host":
+                placement = {"pin": "auto", "applied": True, "host_cpus": "1",
+                             "reason": "the host arm on CPU 1, vbed on CPU 0", "guests": []}
+            elif guests == 1:
+                placement = {"pin": "auto", "applied": True, "host_cpus": "",
+                             "reason": "guest 1 on CPU 1, vbed on CPU 0",
+                             "guests": [{"guest": 1, "vcpus": "1", "emulator": "1"}]}
+            else:
+                placement = {"pin": "auto", "applied": False, "host_cpus": "",
+                             "reason": "2 guests need 2 CPUs besides vbed's; the host has 2",
+                             "guests": []}
+            runs.append({"seq": seq, "run": "%s-%03d" % (session, seq), "arm": arm,
+                         "arm_kind": kind, "repeat": rep, "variants": variants, "status": "ok",
+                         "dir": "runs/%03d-%s" % (seq, arm), "config": cfg,
+                         "placement": placement})
+    with open(os.path.join(d, "samples.jsonl"), "w") as f:
+        f.write("".join(line + "\n" for line in w.lines))
+    with open(os.path.join(d, "scenario.ini"), "w") as f:
+        f.write(GUESTS_SCENARIO)
+    import hashlib
+    import time
+    iso = lambda x: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(x))
+    meta = {
+        "vbed_version": "0.2-3-g1a2b3c4", "git_describe": "0.2-3-g1a2b3c4", "status": "complete",
+        "scenario": {"name": scn, "path": "/tmp/quickstart-guests.ini",
+                     "sha256": hashlib.sha256(GUESTS_SCENARIO.encode()).hexdigest()},
+        "host": {"hostname": "vm", "kernel": "Linux 6.1.0-28-amd64 x86_64", "cpu_model": "AMD EPYC",
+                 "cpus": 2, "memory_bytes": 8589934592},
+        "started_at": iso(t0),
+        "libvirt": {"uri": "qemu:///system", "hostname": "vm", "version": "9.0.0",
+                    "qemu_version": "7.2.22"},
+        "versions": {"sysbench_host": "sysbench 1.0.20", "sysbench_guest": "1.0.20+ds-5",
+                     "mariadb_host": "10.11.19-MariaDB-0+deb12u1",
+                     "mariadb_guest": "10.11.19-MariaDB-0+deb12u1"},
+        "image": {"id": "debian-mariadb-e499e3939528",
+                  "hash": "e499e39395284fb396521837b98c84c00d3138d534981ab696a1491b9d940a65"},
+        "order": {"mode": "shuffle", "seed": 4242},
+        "variants": [{"index": 1, "label": "guest.guests=1"},
+                     {"index": 2, "label": "guest.guests=2"}],
+        "arms": [{"name": "host", "kind": "host"}, {"name": "guest", "kind": "guest"},
+                 {"name": "tuned", "kind": "guest"}],
+        "runs": runs,
+        "accel": "tcg",
+        "accel_reason": "/dev/kvm is absent: libvirt offers only domain type qemu",
+        "vbed_cpu_measure_s": 0.42, "ended_at": iso(t),
+    }
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+        f.write("\n")
+
+
 # tps_arm levels per spec: host, guest writeback (per guest), tuned, guest writethrough
 fixture("quickstart-cache", "quickstart-cache", 1, "k3x9ab", [612.0, 14.8, 24.0, 9.1], seed=1)
 fixture("quickstart-trx2-interrupted", "quickstart-trx2", 2, "p7q2rt", [606.0, 17.2, 24.6, 9.6],
         stop_after=6, cut_run=7, seed=2)
+guests_fixture()
