@@ -76,7 +76,7 @@ const struct key_def key_table[] = {
     {"duration", KT_DURATION, NULL, 1, 7 * 86400, "60s", "seconds", KEY_BOTH, KF_LIST, OFF(duration),
      "Length of the measure phase."},
     {"warmup", KT_DURATION, NULL, 0, 7 * 86400, "auto", "seconds", KEY_BOTH, KF_LIST | KF_AUTO, OFF(warmup),
-     "Warm-up before the measure phase (not measured). auto: 10 s slices in every target until each one's TPS is steady (two consecutive slices within 5 % and the last slice's drift within +-0.05), at most warmup_max; a duration: exactly that long."},
+     "Warm-up before the measure phase (not measured). auto: 10 s slices in every target until each one's TPS is steady (two consecutive slices within 5 % and the last slice's drift within +-0.05, or within two standard errors where the intervals are noisier), at most warmup_max; a duration: exactly that long."},
     {"warmup_max", KT_DURATION, NULL, 10, 7 * 86400, "5m", "seconds", KEY_BOTH, KF_LIST, OFF(warmup_max),
      "Cap on warmup = auto; a target still unsteady then is recorded as such (warmup_s, steady = no) and measured anyway."},
     {"report_interval", KT_DURATION, NULL, 1, 3600, "1s", "seconds", KEY_BOTH, 0, OFF(report_interval),

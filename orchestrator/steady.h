@@ -4,7 +4,10 @@
  * Every target warms up in slices of VERDICT_SLICE_S seconds (verdicts.h),
  * all targets at once. A target is steady after a slice when that slice's
  * mean interval TPS is within VERDICT_SLICE_DELTA of the previous slice's
- * AND the slice's own drift (window_drift) is within VERDICT_SLICE_DRIFT.
+ * AND the slice's own drift (window_drift) is within VERDICT_SLICE_DRIFT --
+ * or, where the intervals are noisier than that, within two standard
+ * errors (of the difference of the two means, of the drift): a change the
+ * noise alone could make is not taken for a trend.
  * The warm-up stops after the first round in which EVERY target is steady
  * (then all start measuring at the same moment), or when another round
  * would pass warmup_max. Pure: no I/O; one thread. */
@@ -20,6 +23,8 @@ struct steady_target {
     double prev_mean;  /* mean TPS of its last slice; <0 before the first */
     double delta;      /* |mean - prev_mean| / prev_mean of the last round; NAN at first */
     double drift;      /* drift of its last slice */
+    double delta_limit, drift_limit; /* the limits applied in the last round */
+    double prev_se;    /* standard error of the last slice's mean */
     bool steady_now;   /* the rule held in the last round */
     double steady_at;  /* warm-up seconds when the rule first held; <0 never */
 };

@@ -1,5 +1,7 @@
 /* window.c: common measure window and drift (see window.h). */
 #include "window.h"
+
+#include <math.h>
 #include "xalloc.h"
 
 #include <gsl/gsl_fit.h>
@@ -47,6 +49,13 @@ int window_common(const struct window_guest *g, size_t n, double interval, doubl
 
 double window_drift(const struct sysbench_interval *iv, size_t n)
 {
+    double se;
+    return window_drift_se(iv, n, &se);
+}
+
+double window_drift_se(const struct sysbench_interval *iv, size_t n, double *se)
+{
+    *se = 0;
     if (n < 3)
         return 0;
     double *x = xcalloc(n, sizeof(double)), *y = xcalloc(n, sizeof(double));
@@ -60,6 +69,7 @@ double window_drift(const struct sysbench_interval *iv, size_t n)
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
     double drift = mean > 0 ? c1 * (x[n - 1] - x[0]) / mean : 0;
+    *se = mean > 0 ? sqrt(cov11) * (x[n - 1] - x[0]) / mean : 0;
     free(x);
     free(y);
     return drift;

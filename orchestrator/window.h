@@ -34,5 +34,8 @@ int window_common(const struct window_guest *g, size_t n, double interval, doubl
  * the first to the last interval divided by the mean TPS. 0 with fewer than
  * three intervals. */
 double window_drift(const struct sysbench_interval *iv, size_t n);
+/* The same, and its standard error (from the fit's slope variance) in *se:
+ * how much of the drift the intervals' noise alone could make. */
+double window_drift_se(const struct sysbench_interval *iv, size_t n, double *se);
 
 #endif

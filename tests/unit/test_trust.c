@@ -80,6 +80,48 @@ static void steady_capped(void **state)
     assert_int_equal(how, STEADY_CAPPED);
 }
 
+/* a slice of 10 intervals: 8 tx/s with a fixed +-3 pattern (the noise of
+ * a few transactions per interval, as under TCG), plus a trend */
+static void noisy(struct sysbench_interval *iv, double base, double trend)
+{
+    static const double wiggle[10] = {3, -3, 2, -2, 3, -3, 1, -1, 0, 0};
+    for (int i = 0; i < 10; i++) {
+        memset(&iv[i], 0, sizeof(iv[i]));
+        iv[i].t = i + 1;
+        iv[i].tps = base + wiggle[i] + trend * i;
+    }
+}
+
+/* noise is no trend: two flat noisy slices whose means differ by 6 %
+ * (8.0 vs 8.5, beyond the 5 % rule but within two standard errors of the
+ * difference, ~0.96 tx/s) count as steady; the same noise on a ramp of
+ * +1 tx/s per second (drift ~1.0, far beyond its ~0.3 allowance) does not */
+static void steady_noise_is_not_a_trend(void **state)
+{
+    (void)state;
+    struct steady_tracker st;
+    steady_init(&st, 1, 10, 1000);
+    struct sysbench_interval iv[10];
+    const struct sysbench_interval *p = iv;
+    size_t count = 10;
+    noisy(iv, 8, 0);
+    assert_int_equal(steady_round(&st, &p, &count), STEADY_CONTINUE);
+    noisy(iv, 8.5, 0);
+    assert_int_equal(steady_round(&st, &p, &count), STEADY_DONE);
+    assert_true(st.t[0].delta > VERDICT_SLICE_DELTA);
+    assert_true(st.t[0].delta <= st.t[0].delta_limit);
+    steady_free(&st);
+
+    steady_init(&st, 1, 10, 1000);
+    noisy(iv, 8, 1);
+    steady_round(&st, &p, &count);
+    noisy(iv, 8.2, 1);
+    assert_int_equal(steady_round(&st, &p, &count), STEADY_CONTINUE);
+    assert_false(st.t[0].steady_now);
+    assert_true(fabs(st.t[0].drift) > st.t[0].drift_limit);
+    steady_free(&st);
+}
+
 /* two targets: stop only when both hold in the same round */
 static void steady_all_targets(void **state)
 {
@@ -214,7 +256,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_not_while_ramping), cmocka_unit_test(steady_needs_two_slices),
         cmocka_unit_test(steady_capped),            cmocka_unit_test(steady_all_targets),
-        cmocka_unit_test(steady_empty_slice),       cmocka_unit_test(workingset_rules),
+        cmocka_unit_test(steady_empty_slice),
+        cmocka_unit_test(steady_noise_is_not_a_trend),       cmocka_unit_test(workingset_rules),
         cmocka_unit_test(noise_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
