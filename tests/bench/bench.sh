@@ -22,3 +22,32 @@ for n in 1 2; do
 done
 accel=$(jq -r .accel "$(ls -td "$tmp"/*/ | head -n 1)/meta.json")
 echo "== accel: $accel"
+
+# The quick scenario, 3 repeats (about 30 minutes under TCG): how repeatable
+# each arm's TPS is (CV over the repeats; the goal is <= 5 %) and how much
+# warm-up each arm needed to reach a steady state. BENCH_QUICKSTART=0 skips it.
+if [ "${BENCH_QUICKSTART:-1}" != 0 ]; then
+  echo "== quickstart.ini, 3 repeats"
+  sed 's/^\[global\]$/[global]\nrepeats = 3/' scenarios/quickstart.ini > "$tmp/quickstart.ini"
+  start=$SECONDS
+  "$vbed" run -o "$tmp/qs" "$tmp/quickstart.ini" > "$tmp/qs.out" 2> "$tmp/qs.err" || {
+    tail -n 20 "$tmp/qs.err"
+    exit 1
+  }
+  echo "   wall time: $((SECONDS - start)) s"
+  s=$(ls -td "$tmp"/qs/*/ | head -n 1)samples.jsonl
+  jq -rs '
+    def cv: (add / length) as $m | (map(. - $m | . * .) | add / (length - 1) | sqrt) / $m * 100;
+    (map(select(.metric == "tps_arm")) | group_by(.labels.arm) | map({
+      arm: .[0].labels.arm, n: length, tps: map(.value),
+      mean: (map(.value) | add / length), cv: (map(.value) | if length > 1 then cv else null end)
+    })) as $tps
+    | (map(select(.metric == "warmup_s")) | group_by(.labels.arm)
+       | map({key: .[0].labels.arm, value: {mean: (map(.value) | add / length),
+              max: (map(.value) | max), unsteady: (map(select(.labels.steady == "no")) | length)}})
+       | from_entries) as $w
+    | (map(select(.metric == "steady_state_drift" and .labels.steady == "no")) | group_by(.labels.arm)
+       | map({key: .[0].labels.arm, value: length}) | from_entries) as $d
+    | $tps[] | "   \(.arm): TPS \(.tps | map(. * 10 | round / 10) | join(", ")) -> mean \(.mean * 10 | round / 10), CV \(if .cv then (.cv * 10 | round / 10 | tostring) + " %" else "-" end); warm-up needed mean \($w[.arm].mean // 0 | round) s, max \($w[.arm].max // 0 | round) s (\($w[.arm].unsteady // 0) target(s) never steady); measure phases drifting: \($d[.arm] // 0)"
+  ' "$s"
+fi

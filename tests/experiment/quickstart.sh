@@ -46,6 +46,67 @@ skew=$(q '.metric == "measure_start_skew_s" and .labels.arm == "guest"')
 awk -v v="$skew" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1) }' || fail "guests started $skew s apart"
 echo "start skew: $skew s"
 
+# issue 9: the run reaches the disk, is steady, and says how noisy it was
+num() { awk -v v="$1" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }'; }
+hits=$(q '.metric == "bp_hit_ratio"')
+[ "$(echo "$hits" | grep -c .)" -eq 4 ] || fail "expected 4 bp_hit_ratio samples, got: $hits"
+for h in $hits; do
+  num "$h" && awk -v v="$h" 'BEGIN { exit !(v < 0.99 && v > 0) }' || fail "buffer-pool hit ratio $h: the data did not leave the buffer pool"
+done
+echo "buffer-pool hit ratios: $(echo $hits)"
+wb_min=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "guest" and .labels.when == "after"' | sort -g | head -n 1)
+none=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "tuned" and .labels.when == "after"')
+awk -v w="$wb_min" -v n="$none" 'BEGIN { exit !(w > 10 * (n > 4096 ? n : 4096)) }' ||
+  fail "writeback residency $wb_min is not 10x the cache=none guest's $none"
+# where the data fits, per arm: as the model says
+fits() { jq -r "select(.metric == \"working_set_bytes\" and .labels.arm == \"$1\") | .labels.fits" "$s" | sort -u; }
+[ "$(fits host)" = host_page_cache ] || fail "host arm: fits '$(fits host)'"
+[ "$(fits guest)" = guest_page_cache ] || fail "guest arm: fits '$(fits guest)'"
+[ "$(fits tuned)" = none ] || fail "tuned arm: fits '$(fits tuned)'"
+# warm-up: every target says what it needed; where it says steady, the rule
+# held on its last two 10 s slices (recomputed here from the interval samples)
+[ "$(q '.metric == "warmup_s"' | grep -c .)" -eq 4 ] || fail "expected 4 warmup_s samples"
+jq -s '
+  def mean: add / length;
+  def se: mean as $m | (map((. - $m) * (. - $m)) | add) / (length - 1) / length | sqrt;
+  def fit: (map(.t) | mean) as $mt | (map(.tps) | mean) as $my
+    | (map((.t - $mt) * (.t - $mt)) | add) as $sxx
+    | ((map((.t - $mt) * (.tps - $my)) | add) / $sxx) as $b
+    | (map((.tps - $my - $b * (.t - $mt)) | . * .) | add / (length - 2)) as $s2
+    | (.[-1].t - .[0].t) as $span
+    | {drift: (if $my > 0 then $b * $span / $my else 0 end),
+       drift_se: (if $my > 0 then ($s2 / $sxx | sqrt) * $span / $my else 0 end)};
+  . as $all
+  | [ $all[] | select(.metric == "warmup_s" and .labels.steady == "yes" and .labels.mode == "auto") ]
+  | map(. as $w
+      | ([ $all[] | select(.metric == "warmup_total_s" and .labels.run == $w.labels.run) | .value ][0]) as $total
+      | [ $all[] | select(.metric == "tps_interval" and .labels.phase == "warmup"
+            and .labels.arm == $w.labels.arm and .labels.guest == $w.labels.guest
+            and .labels.run == $w.labels.run)
+          | {t: .labels.t, tps: .value, slice: ((.labels.t + $total - 0.5) / 10 | floor)} ]
+      | group_by(.slice) | .[-2:] as $two
+      | ($two[0] | map(.tps)) as $p | ($two[1] | map(.tps)) as $c
+      | ($p | mean) as $a | ($c | mean) as $b | ($two[1] | sort_by(.t) | fit) as $f
+      | {arm: $w.labels.arm, guest: $w.labels.guest, delta: (($b - $a) / $a | fabs),
+         delta_limit: ([0.05, 2 * ((($p | se) * ($p | se) + ($c | se) * ($c | se)) | sqrt) / $a] | max),
+         drift: $f.drift, drift_limit: ([0.05, 2 * $f.drift_se] | max)})
+  | map(select(.delta > .delta_limit + 1e-9 or (.drift | fabs) > .drift_limit + 1e-9))
+  | if length == 0 then true else error("warm-up stopped before the rule held: \(.)") end' "$s" >/dev/null ||
+  fail "a target called steady did not meet the rule on its last two slices"
+echo "warm-up needed: $(q '.metric == "warmup_s"' | tr '\n' ' ')s"
+# noise on record: the host's per run, each guest's own
+for arm in host guest tuned; do
+  for m in host_steal_pct host_other_cpu_pct; do
+    v=$(q ".metric == \"$m\" and .labels.arm == \"$arm\"")
+    num "$v" || fail "arm $arm: $m is '$v'"
+  done
+done
+[ "$(q '.metric == "guest_steal_pct"' | grep -c .)" -eq 3 ] || fail "expected guest_steal_pct for 3 guests"
+jq -e '.order.mode == "shuffle" and (.order.seed | type) == "number"' "$r/meta.json" >/dev/null ||
+  fail "meta.json: no order and seed"
+jq -e '[.runs[] | .placement.applied | type == "boolean"] | all and length == 3' "$r/meta.json" >/dev/null ||
+  fail "meta.json: a run without its placement"
+
 [ -f "$r/summary.csv" ] || fail "no summary.csv"
 expect_rc 0 "$VBED" report "$r"
 for arm in host guest tuned; do contains "$out" "  $arm " || fail "report lacks arm $arm"; done
