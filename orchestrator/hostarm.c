@@ -6,11 +6,9 @@
 #include "log.h"
 #include "placement.h"
 #include "paths.h"
-#include "session.h"
 #include "signals.h"
 #include "textfile.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
 #include <signal.h>
@@ -203,74 +201,4 @@ void hostarm_stop(struct hostarm *h, const char *keep_log)
         copy_file(h->errlog, keep_log);
     paths_remove_tree(h->dir);
     free(h);
-}
-
-/* pid from a pid file, if that process still runs */
-static pid_t live_pid(const char *pidfile)
-{
-    FILE *f = fopen(pidfile, "r");
-    int pid = 0;
-    if (f) {
-        if (fscanf(f, "%d", &pid) != 1)
-            pid = 0;
-        fclose(f);
-    }
-    return pid > 0 && kill(pid, 0) == 0 ? (pid_t)pid : -1;
-}
-
-static void remove_cgroups(const char *name, int dry_run)
-{
-    static const char *const roots[] = {"/sys/fs/cgroup", "/sys/fs/cgroup/memory",
-                                        "/sys/fs/cgroup/cpuset", NULL};
-    for (int i = 0; roots[i]; i++) {
-        char path[PATH_MAX];
-        path_join(path, sizeof(path), roots[i], name);
-        if (access(path, F_OK) != 0)
-            continue;
-        if (dry_run)
-            printf("would remove cgroup %s\n", path);
-        else if (rmdir(path) == 0)
-            printf("removed cgroup %s\n", path);
-    }
-}
-
-int hostarm_clean(const char *base, int dry_run)
-{
-    DIR *d = opendir(base);
-    if (!d)
-        return 0;
-    int removed = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char id[SESSION_ID_MAX];
-        if (session_of_name(de->d_name, id) < 0 || session_alive(id))
-            continue;
-        char dir[PATH_MAX], pidfile[PATH_MAX];
-        path_join(dir, sizeof(dir), base, de->d_name);
-        path_join(pidfile, sizeof(pidfile), dir, "mysqld.pid");
-        pid_t pid = live_pid(pidfile);
-        if (dry_run) {
-            if (pid > 0)
-                printf("would stop mariadbd %d of %s\n", (int)pid, dir);
-            printf("would remove host arm directory %s\n", dir);
-            remove_cgroups(de->d_name, 1);
-            continue;
-        }
-        if (pid > 0) {
-            kill(pid, SIGTERM);
-            for (int i = 0; i < 300 && kill(pid, 0) == 0; i++)
-                usleep(100000);
-            if (kill(pid, 0) == 0)
-                kill(pid, SIGKILL);
-            printf("stopped mariadbd %d of %s\n", (int)pid, dir);
-        }
-        remove_cgroups(de->d_name, 0);
-        paths_remove_tree(dir);
-        if (access(dir, F_OK) != 0) {
-            printf("removed host arm directory %s\n", dir);
-            removed++;
-        }
-    }
-    closedir(d);
-    return removed;
 }

@@ -50,9 +50,4 @@ void hostarm_spawn_opts(const struct hostarm *h, struct spawn_opts *o);
  * log is copied to keep_log first if given. */
 void hostarm_stop(struct hostarm *h, const char *keep_log);
 
-/* Stop mariadbds and remove directories and cgroups of host arms whose vbed
- * session is gone; prints what it removed. Returns how many it removed, -1
- * on a failure. */
-int hostarm_clean(const char *base, int dry_run);
-
 #endif
