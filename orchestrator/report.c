@@ -59,11 +59,7 @@ static void set_max(double *m, double v)
 }
 
 /* A run's figures count unless meta.json says the run did not end well. */
-static bool run_counts(const struct results_data *rd, int seq)
-{
-    const struct results_run *run = results_find_run(rd, seq);
-    return !run || !*run->status || !strcmp(run->status, "ok");
-}
+static bool run_counts(const struct results_data *rd, int seq) { return results_run_ok(rd, seq); }
 
 /* where the data fits, smallest cache first */
 static const char *const fits_order[] = {"buffer_pool", "guest_page_cache", "host_page_cache",
@@ -458,6 +454,23 @@ static void note_not_run(struct report *r, size_t *cap)
     }
 }
 
+/* Layer counters that do not fit together, one note per cell. */
+static void notes_layers(struct report *r, size_t *cap)
+{
+    for (size_t v = 0; v < r->rd->n_variants; v++)
+        for (size_t a = 0; a < r->rd->n_arms; a++) {
+            const struct report_cell *c = &r->variants[v].cells[a];
+            char text[1024];
+            gap_problems_text(&c->layers, text, sizeof(text));
+            if (!*text)
+                continue;
+            struct report_note *n = add_note(r, cap, NOTE_LAYERS, INT_MAX);
+            n->arm = c->arm->name;
+            n->text = xasprintf("arm %s, variant %d: the layers' counters do not fit together: %s",
+                                c->arm->name, r->variants[v].variant->index, text);
+        }
+}
+
 static void collect_notes(struct report *r)
 {
     const struct results_data *rd = r->rd;
@@ -475,6 +488,7 @@ static void collect_notes(struct report *r)
     }
     notes_fits(r, &cap);
     note_not_run(r, &cap);
+    notes_layers(r, &cap);
     if (rd->bad_lines) {
         struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);
         n->value = (double)rd->bad_lines;
@@ -622,6 +636,20 @@ struct report *report_build(const struct results_data *rd)
                 !strcmp(c->arm->kind, "guest"))
                 c->ratio_first_guest = ratio_of(c, &rv->cells[r->first_guest_arm],
                                                 &c->ratio_first_guest_per_guest);
+        }
+        /* where the time goes */
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            struct report_cell *c = &rv->cells[a];
+            gap_measure_arm(rd, rv->variant->index, c->arm, &c->layers);
+            c->layers.tps = c->tps_stats.n ? c->per_guest_stats.mean : NAN;
+            r->has_layers |= c->layers.targets > 0;
+        }
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            struct report_cell *c = &rv->cells[a];
+            if (r->host_arm >= 0 && c->layers.guest)
+                gap_split(&c->layers, &rv->cells[r->host_arm].layers, &c->gap);
+            else
+                gap_split_clear(&c->gap);
         }
     }
     build_scaling(r);

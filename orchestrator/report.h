@@ -14,7 +14,10 @@
  * and repeats). It also collects notes: runs whose TPS still drifts or that
  * never became steady in warm-up, runs measured on a noisy machine, cells
  * whose data fits in the buffer pool, runs whose guests started measuring
- * far apart, runs that failed or did not run.
+ * far apart, runs that failed or did not run, layer counters that do not
+ * fit together. When the results hold per-layer counters (gap.h), each
+ * cell has its layers and, for a guest arm, the split of its gap to the
+ * host arm: where a transaction's time goes.
  *
  * Every output format (table, csv = summary.csv, json, markdown, and the
  * html page in html.c) is fed from the same struct report. A cell of fewer
@@ -23,6 +26,7 @@
 #ifndef VBED_REPORT_H
 #define VBED_REPORT_H
 
+#include "gap.h"
 #include "resultsread.h"
 #include "stats.h"
 #include "table.h"
@@ -65,6 +69,10 @@ struct report_cell {
     double host_steal_max, host_other_max, guest_steal_max;
     int noisy_runs;
     char pin[24]; /* "pinned", "not pinned", "none", "mixed" or "" */
+    /* where the time goes (gap.h): the arm's layers, and for a guest arm
+     * its split against the host arm (valid false when not applicable) */
+    struct gap_arm layers;
+    struct gap_split gap;
 };
 
 struct report_variant {
@@ -80,7 +88,8 @@ enum report_note_kind {
     NOTE_RUN_STATUS,
     NOTE_FITS,
     NOTE_NOT_RUN,
-    NOTE_SKIPPED_LINES
+    NOTE_SKIPPED_LINES,
+    NOTE_LAYERS /* counters of an arm's layers that do not fit together */
 };
 
 struct report_note {
@@ -109,6 +118,7 @@ struct report {
     size_t n_notes;
     struct report_scaling *scaling;
     size_t n_scaling;
+    bool has_layers; /* some arm has per-layer counters (gap.h): show them */
 };
 
 /* Build the report of rd (which must outlive it). Never fails. */
@@ -134,6 +144,18 @@ struct report_table *report_figures_table(const struct report *r, size_t variant
 struct report_table *report_summary_table(const struct report *r);
 /* How each cell was measured: fits in, warm-up, steady state, noise, pin. */
 struct report_table *report_conditions_table(const struct report *r, size_t variant);
+/* Per layer of every arm: requests, waits and cache hit ratios per
+ * transaction, copies of the data (gap.h). */
+struct report_table *report_layers_table(const struct report *r, size_t variant);
+/* Where the time goes: per arm its time per transaction split into CPU,
+ * compression CPU, reads, writes and the rest, and copies of the data. */
+struct report_table *report_time_table(const struct report *r, size_t variant);
+/* Per guest arm the split of its difference from the host arm, in points
+ * of loss and ms (no rows when no split applies). */
+struct report_table *report_gap_table(const struct report *r, size_t variant);
+/* The generated sentences of a variant (one per guest arm), one per line. */
+void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len);
+extern const char report_gap_rule[];
 /* guests as an axis: one row per (arm, setting, guests); NULL when none. */
 struct report_table *report_scaling_table(const struct report *r);
 

@@ -160,6 +160,154 @@ struct report_table *report_scaling_table(const struct report *r)
     return t;
 }
 
+/* ---- where the time goes (gap.h) ---- */
+
+const char report_gap_rule[] =
+    "Where the time goes: per target, a thread spends k x W / T seconds per transaction (k "
+    "threads, W seconds measured, T transactions): CPU (a guest's QEMU process; the host arm's "
+    "mariadbd and sysbench) per transaction, of which compression CPU (INNODB_CMP times), read "
+    "wait and write + flush wait (the guest's data disk; the host arm's block device), and other "
+    "(the rest); means over targets and repeats. A guest arm's difference from the host arm splits "
+    "into CPU (virtualization/emulation), compression CPU, reads a cache above would have served, "
+    "writes and flushes, and a residual; points of loss = part / difference x loss x 100, where "
+    "loss = 1 - TPS per guest / host TPS. The model explains a run when the residual is within 15 % "
+    "of the difference. n/a: a counter vbed could not read (never 0); its time is in the residual. "
+    "Layers: requests per transaction at each layer and the hit ratio of the cache above it; "
+    "copies: the data held at once in the buffer pool, the guest page cache and the host page "
+    "cache, in working sets.";
+
+/* a figure, "n/a" when it could not be measured */
+static const char *na_human(char *buf, size_t len, const char *format, double v)
+{
+    if (isnan(v) || isinf(v))
+        return "n/a";
+    snprintf(buf, len, format, v);
+    return buf;
+}
+
+/* the layers of an arm that it has (a host arm has no guest and QEMU) */
+static bool arm_has_layer(const struct gap_arm *g, int l)
+{
+    return g->guest || l == GAP_LAYER_INNODB || l == GAP_LAYER_HOST;
+}
+
+struct report_table *report_layers_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",          "layer",        "reads/tx",
+                                       "writes/tx",    "flushes/tx",   "read wait/tx",
+                                       "write wait/tx", "cache above", "hit ratio"};
+    struct report_table *t = report_table_new(9, head, 0x1FC & ~0x80);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct gap_arm *g = &r->variants[variant].cells[a].layers;
+        if (!g->targets)
+            continue;
+        for (int l = 0; l < GAP_LAYERS; l++) {
+            if (!arm_has_layer(g, l))
+                continue;
+            const struct gap_layer_figures *f = &g->layer[l];
+            char rd[32], wr[32], fl[32], rms[32], wms[32], hit[32];
+            const char *cache = gap_layer_cache(l);
+            const char *row[] = {r->rd->arms[a].name,
+                                 gap_layer_name(l),
+                                 na_human(rd, sizeof(rd), "%.2f", f->reads),
+                                 na_human(wr, sizeof(wr), "%.2f", f->writes),
+                                 na_human(fl, sizeof(fl), "%.2f", f->flushes),
+                                 l == GAP_LAYER_INNODB ? "-"
+                                                       : na_human(rms, sizeof(rms), "%.2f ms",
+                                                                  f->read_ms),
+                                 l == GAP_LAYER_INNODB ? "-"
+                                                       : na_human(wms, sizeof(wms), "%.2f ms",
+                                                                  f->write_ms),
+                                 *cache ? cache : "-",
+                                 *cache ? na_human(hit, sizeof(hit), "%.3f", f->hit) : "-"};
+            report_table_add(t, row);
+        }
+    }
+    return t;
+}
+
+/* Per arm: the time per transaction and its parts, ms. */
+struct report_table *report_time_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",    "n",      "thread time/tx", "CPU",  "of which compression",
+                                       "reads",  "writes", "other",          "copies"};
+    struct report_table *t = report_table_new(9, head, 0x1FE);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct gap_arm *g = &r->variants[variant].cells[a].layers;
+        if (!g->targets)
+            continue;
+        char n[24], w[32], cpu[32], cmp[48], rd[32], wr[32], other[32], copies[32];
+        snprintf(n, sizeof(n), "%zu", g->targets);
+        const char *row[] = {r->rd->arms[a].name,
+                             n,
+                             na_human(w, sizeof(w), "%.2f ms", 1000 * g->w),
+                             na_human(cpu, sizeof(cpu), "%.2f ms", 1000 * g->cpu),
+                             g->cmp_in_cpu ? "n/a (in CPU)"
+                                           : na_human(cmp, sizeof(cmp), "%.2f ms", 1000 * g->cmp),
+                             na_human(rd, sizeof(rd), "%.2f ms", 1000 * g->rd),
+                             na_human(wr, sizeof(wr), "%.2f ms", 1000 * g->wr),
+                             na_human(other, sizeof(other), "%.2f ms", 1000 * gap_other(g)),
+                             na_human(copies, sizeof(copies), "%.2f", g->copies)};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+/* "77.2 pts (64.30 ms)", "n/a" */
+static const char *part_human(char *buf, size_t len, const struct gap_split *s, double seconds)
+{
+    double pts = gap_points(s, seconds);
+    if (isnan(seconds))
+        return "n/a";
+    if (isnan(pts))
+        snprintf(buf, len, "%.2f ms", 1000 * seconds);
+    else
+        snprintf(buf, len, "%.1f pts (%.2f ms)", pts, 1000 * seconds);
+    return buf;
+}
+
+struct report_table *report_gap_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",   "vs",    "loss",   "difference/tx", "CPU virt.",
+                                       "compression CPU", "reads", "writes", "residual",
+                                       "explained"};
+    struct report_table *t = report_table_new(10, head, 0x1FC);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        const struct gap_split *s = &c->gap;
+        if (!s->valid)
+            continue;
+        char loss[32], d[32], p[GAP_PARTS][64], res[64];
+        const char *row[] = {
+            c->arm->name,
+            r->rd->arms[r->host_arm].name,
+            na_human(loss, sizeof(loss), "%.1f %%", 100 * s->loss),
+            na_human(d, sizeof(d), "%.2f ms", 1000 * s->delta),
+            part_human(p[GAP_CPU_VIRT], 64, s, s->part[GAP_CPU_VIRT]),
+            part_human(p[GAP_CPU_CMP], 64, s, s->part[GAP_CPU_CMP]),
+            part_human(p[GAP_READS], 64, s, s->part[GAP_READS]),
+            part_human(p[GAP_WRITES], 64, s, s->part[GAP_WRITES]),
+            part_human(res, sizeof(res), s, s->residual),
+            s->explained ? "yes" : "no"};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char line[2048];
+        gap_sentence(&c->gap, c->arm->name, r->host_arm >= 0 ? r->rd->arms[r->host_arm].name : "",
+                     line, sizeof(line));
+        if (*line)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
+    }
+}
+
 static const char *basis_name(double ratio, bool per_guest)
 {
     return isnan(ratio) ? "" : per_guest ? "per_guest" : "aggregate";
@@ -303,11 +451,80 @@ static struct json_object *jcell(const struct report_cell *c)
     return o;
 }
 
+/* ms per transaction */
+static struct json_object *jms(double seconds) { return jnum(1000 * seconds); }
+
+static struct json_object *jlayers(const struct gap_arm *g)
+{
+    static const char *const keys[] = {"innodb", "guest", "qemu", "host_device"};
+    struct json_object *o = json_object_new_object(), *rows = json_object_new_array();
+    json_object_object_add(o, "targets", json_object_new_int64((int64_t)g->targets));
+    json_object_object_add(o, "thread_ms_per_tx", jms(g->w));
+    json_object_object_add(o, "cpu_ms_per_tx", jms(g->cpu));
+    json_object_object_add(o, "compression_cpu_ms_per_tx", jms(g->cmp));
+    json_object_object_add(o, "compression_cpu_in_cpu", json_object_new_boolean(g->cmp_in_cpu));
+    json_object_object_add(o, "read_wait_ms_per_tx", jms(g->rd));
+    json_object_object_add(o, "write_wait_ms_per_tx", jms(g->wr));
+    json_object_object_add(o, "other_ms_per_tx", jms(gap_other(g)));
+    json_object_object_add(o, "copies", jnum(g->copies));
+    for (int l = 0; l < GAP_LAYERS; l++) {
+        if (!arm_has_layer(g, l))
+            continue;
+        const struct gap_layer_figures *f = &g->layer[l];
+        struct json_object *jl = json_object_new_object();
+        json_object_object_add(jl, "layer", json_object_new_string(keys[l]));
+        json_object_object_add(jl, "reads_per_tx", jnum(f->reads));
+        json_object_object_add(jl, "writes_per_tx", jnum(f->writes));
+        json_object_object_add(jl, "flushes_per_tx", jnum(f->flushes));
+        json_object_object_add(jl, "read_wait_ms_per_tx", jnum(f->read_ms));
+        json_object_object_add(jl, "write_wait_ms_per_tx", jnum(f->write_ms));
+        json_object_object_add(jl, "cache_above", jstr(gap_layer_cache(l)));
+        json_object_object_add(jl, "hit_ratio", jnum(f->hit));
+        json_object_array_add(rows, jl);
+    }
+    json_object_object_add(o, "per_layer", rows);
+    char text[1024];
+    gap_problems_text(g, text, sizeof(text));
+    json_object_object_add(o, "problems", jstr(text));
+    return o;
+}
+
+static struct json_object *jpart(const struct gap_split *s, double seconds)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "ms_per_tx", jms(seconds));
+    json_object_object_add(o, "points", jnum(gap_points(s, seconds)));
+    return o;
+}
+
+/* a guest arm's split against the host arm, null when none */
+static struct json_object *jgap(const struct report *r, const struct report_cell *c)
+{
+    const struct gap_split *s = &c->gap;
+    if (!s->valid)
+        return NULL;
+    struct json_object *o = json_object_new_object(), *parts = json_object_new_object();
+    const char *host = r->rd->arms[r->host_arm].name;
+    json_object_object_add(o, "vs", json_object_new_string(host));
+    json_object_object_add(o, "loss", jnum(s->loss));
+    json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
+    for (int p = 0; p < GAP_PARTS; p++)
+        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p]));
+    json_object_object_add(o, "parts", parts);
+    json_object_object_add(o, "residual", jpart(s, s->residual));
+    json_object_object_add(o, "explained", json_object_new_boolean(s->explained));
+    char text[2048];
+    gap_sentence(s, c->arm->name, host, text, sizeof(text));
+    json_object_object_add(o, "text", json_object_new_string(text));
+    return o;
+}
+
 static void print_json(const struct report *r, FILE *out)
 {
     const struct results_data *rd = r->rd;
-    static const char *const kinds[] = {"drift", "warmup", "noise",   "skew",
-                                        "run_status", "fits", "not_run", "skipped_lines"};
+    static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
+                                        "run_status", "fits", "not_run", "skipped_lines",
+                                        "layers"};
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();
     const char *warn = report_accel_warning(r);
@@ -327,6 +544,8 @@ static void print_json(const struct report *r, FILE *out)
     json_object_object_add(o, "order", order);
     json_object_object_add(o, "tps_rule", json_object_new_string(report_tps_rule));
     json_object_object_add(o, "figures_rule", json_object_new_string(report_figures_rule));
+    if (r->has_layers)
+        json_object_object_add(o, "gap_rule", json_object_new_string(report_gap_rule));
     for (size_t v = 0; v < rd->n_variants; v++) {
         struct json_object *jv = json_object_new_object(), *arms = json_object_new_array(),
                            *ratios = json_object_new_array();
@@ -334,7 +553,12 @@ static void print_json(const struct report *r, FILE *out)
         json_object_object_add(jv, "label", json_object_new_string(r->variants[v].variant->label));
         for (size_t a = 0; a < rd->n_arms; a++) {
             const struct report_cell *c = &r->variants[v].cells[a];
-            json_object_array_add(arms, jcell(c));
+            struct json_object *jc = jcell(c);
+            if (r->has_layers) {
+                json_object_object_add(jc, "layers", jlayers(&c->layers));
+                json_object_object_add(jc, "gap", jgap(r, c));
+            }
+            json_object_array_add(arms, jc);
             for (int pass = 0; pass < 2; pass++) {
                 int ref = pass == 0 ? r->host_arm : r->first_guest_arm;
                 double val = pass == 0 ? c->ratio_host : c->ratio_first_guest;
@@ -404,6 +628,38 @@ static void print_json(const struct report *r, FILE *out)
     json_object_put(o);
 }
 
+/* The layers and where the time goes, of one variant. */
+static void print_gap_text(const struct report *r, size_t v, enum report_format f, FILE *out)
+{
+    bool md = f == REPORT_MARKDOWN;
+    const char *ind = md ? "" : "  ";
+    fprintf(out, "\n%sLayers, per transaction\n\n", md ? "### " : ind);
+    struct report_table *t = report_layers_table(r, v);
+    report_table_print(t, f, out, ind);
+    report_table_free(t);
+    fprintf(out, "\n%sWhere the time goes, per thread and transaction\n\n", md ? "### " : ind);
+    t = report_time_table(r, v);
+    report_table_print(t, f, out, ind);
+    report_table_free(t);
+    t = report_gap_table(r, v);
+    if (t->nrows) {
+        fputs("\n", out);
+        report_table_print(t, f, out, ind);
+    }
+    report_table_free(t);
+    char text[8192];
+    report_gap_text(r, v, text, sizeof(text));
+    if (*text) {
+        fputs("\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s%s\n", md ? "- " : ind, line);
+        }
+    }
+}
+
 static void print_text(const struct report *r, enum report_format f, FILE *out)
 {
     const struct results_data *rd = r->rd;
@@ -444,6 +700,8 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         t = report_figures_table(r, v);
         report_table_print(t, f, out, md ? "" : "  ");
         report_table_free(t);
+        if (r->has_layers)
+            print_gap_text(r, v, f, out);
     }
     struct report_table *sc = report_scaling_table(r);
     if (sc) {
@@ -453,6 +711,8 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         fprintf(out, "\n%s%s\n", md ? "" : "  ", report_scaling_rule);
     }
     fprintf(out, "\n%s\n", report_figures_rule);
+    if (r->has_layers)
+        fprintf(out, "\n%s\n", report_gap_rule);
     if (r->n_notes) {
         fprintf(out, "\n%sNotes\n%s", md ? "## " : "", md ? "\n" : "");
         for (size_t i = 0; i < r->n_notes; i++)

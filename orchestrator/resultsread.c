@@ -117,6 +117,7 @@ static const char *const fits_set[] = {"buffer_pool", "guest_page_cache", "host_
 static const char *const basis_set[] = {"estimate", "on_disk", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
 static const char *const modes[] = {"auto", "fixed", NULL};
+static const char *const layers[] = {"workload", "innodb", "guest", "hypervisor", "host", NULL};
 static const char *const pins[] = {"auto", "none", NULL};
 static const char *const orders[] = {"shuffle", "fixed", NULL};
 static const char *const cache_modes[] = {"none", "writeback", "writethrough", "directsync",
@@ -227,6 +228,8 @@ static void sample_free(struct results_sample *s)
     free(s->basis);
     free(s->steady);
     free(s->mode);
+    free(s->layer);
+    free(s->device);
     free(s->variants);
     free(s->source);
 }
@@ -244,6 +247,7 @@ static const struct {
     {"basis", offsetof(struct results_sample, basis), basis_set},
     {"steady", offsetof(struct results_sample, steady), yes_no},
     {"mode", offsetof(struct results_sample, mode), modes},
+    {"layer", offsetof(struct results_sample, layer), layers},
 };
 
 /* Check the labels read into s: NULL, or why the line is skipped (why[]). */
@@ -263,6 +267,11 @@ static const char *check_labels(struct results_sample *s, struct json_object *la
     if (*s->phase && !valid_word(s->phase, 16, "_-")) {
         snprintf(why, why_len, "labels.phase: '%s' is not a phase name",
                  shown(v, sizeof(v), s->phase));
+        return why;
+    }
+    if (*s->device && !valid_word(s->device, 32, "-_.")) {
+        snprintf(why, why_len, "labels.device: '%s' is not a block device name",
+                 shown(v, sizeof(v), s->device));
         return why;
     }
     if (!int_of(labels, "guest", 0, 1024, 0, &s->guest))
@@ -341,6 +350,8 @@ static const char *parse_sample(const char *text, size_t len, struct results_sam
     s->basis = str_of(labels, "basis");
     s->steady = str_of(labels, "steady");
     s->mode = str_of(labels, "mode");
+    s->layer = str_of(labels, "layer");
+    s->device = str_of(labels, "device");
     s->source = str_of(o, "source");
     struct json_object *ts = member(o, "timestamp");
     if (ts && is_number(ts) && isfinite(json_object_get_double(ts)))
@@ -669,6 +680,11 @@ static int read_runs(struct results_data *rd, const char *path, struct json_obje
             r->disk_cache = xstrdup("");
         if (read_placement(r, path, i, member(o, "placement")) < 0)
             return -1;
+        r->hypervisor_fields = str_of(o, "hypervisor_fields");
+        snprintf(where, sizeof(where), "runs[%zu].hypervisor_fields", i);
+        if (*r->hypervisor_fields && !valid_word(r->hypervisor_fields, 4096, "._,"))
+            return bad_meta(path, where, r->hypervisor_fields,
+                            "a list of libvirt stat fields (letters, digits, '.', '_', ',')");
         const struct results_arm *arm = results_find_arm(rd, r->arm);
         if (arm && !strcmp(arm->kind, "host"))
             r->guests = 1;
@@ -817,6 +833,7 @@ void results_data_free(struct results_data *rd)
             free(r->pins[k].emulator);
         }
         free(r->pins);
+        free(r->hypervisor_fields);
     }
     free(rd->runs);
     for (size_t i = 0; i < rd->n_context; i++) {
@@ -871,6 +888,12 @@ const struct results_run *results_find_run(const struct results_data *rd, int se
         if (rd->runs[i].seq == seq)
             return &rd->runs[i];
     return NULL;
+}
+
+bool results_run_ok(const struct results_data *rd, int seq)
+{
+    const struct results_run *run = results_find_run(rd, seq);
+    return !run || !*run->status || !strcmp(run->status, "ok");
 }
 
 const char *results_run_config(const struct results_run *r, const char *key)

@@ -13,7 +13,8 @@
  * values against their allowed sets, lengths are bounded and numbers must
  * be finite. A name that fails the check makes results_read() refuse the
  * directory, naming the file and the value; a sample whose other labels
- * fail is reported as FILE:LINE and skipped. A sample whose "value" is
+ * fail is reported as FILE:LINE and skipped (labels.device must be a kernel
+ * block device name: 1 to 32 letters, digits, '-', '_' or '.'). A sample whose "value" is
  * null is kept with value NAN: the figure was not available. */
 #ifndef VBED_RESULTSREAD_H
 #define VBED_RESULTSREAD_H
@@ -38,6 +39,8 @@ struct results_sample {
     char *basis;          /* labels.basis: "estimate", "on_disk" or "" */
     char *steady;         /* labels.steady: "yes", "no" or "" */
     char *mode;           /* labels.mode: "auto", "fixed" or "" */
+    char *layer;          /* labels.layer: "workload", "innodb", "guest", "hypervisor", "host" or "" */
+    char *device;         /* labels.device: a kernel block device name ("vda1") or "" */
     int guest;            /* labels.guest: 1..guests; 0 for host and whole-run samples */
     int repeat, seq;      /* labels.repeat, labels.seq (0 if absent) */
     int *variants;        /* labels.variants (1-based); none listed: serves every variant */
@@ -86,6 +89,7 @@ struct results_run {
     char *pin_host_cpus;
     struct results_pin *pins;
     size_t n_pins;
+    char *hypervisor_fields; /* the libvirt stat fields offered, comma-separated; "" if absent */
 };
 
 struct results_data {
@@ -121,6 +125,10 @@ bool results_run_in_variant(const struct results_run *r, int variant);
 /* Lookups; NULL when absent. */
 const struct results_arm *results_find_arm(const struct results_data *rd, const char *name);
 const struct results_run *results_find_run(const struct results_data *rd, int seq);
+
+/* Whether the figures of run seq count: meta.json says it ended "ok" (or
+ * does not know the run, or its status). */
+bool results_run_ok(const struct results_data *rd, int seq);
 
 /* A run's config value, "" when absent. */
 const char *results_run_config(const struct results_run *r, const char *key);
