@@ -4,6 +4,7 @@
 
 #include "hostcache.h"
 #include "innodb.h"
+#include "layers.h"
 #include "log.h"
 #include "noise.h"
 #include "signals.h"
@@ -32,6 +33,8 @@ struct measured {
     int slices;
     /* measure */
     struct innodb_counters before, after;
+    struct layer_snapshot layers_before, layers_after;
+    char guest_dev[16];       /* the data disk's name in the guest */
     struct cpu_times guest_before, guest_after;
     bool guest_before_ok, guest_after_ok;
     struct sysbench_report report;
@@ -265,7 +268,7 @@ static void warmup_record(struct experiment *e, struct measured *m, double total
         interval_samples(e, t, m[i].warm, m[i].n_warm, "warmup", 0, -total_s);
         if (!steady)
             log_warn("%s: TPS not steady after %.0f s of warm-up (rule: two consecutive %d s "
-                     "slices within %.0f%% and drift within +-%.2f)",
+                     "slices within %.0f%% and drift within +-%.2f, or within their noise)",
                      t->name, total_s, VERDICT_SLICE_S, VERDICT_SLICE_DELTA * 100, VERDICT_SLICE_DRIFT);
     }
 }
@@ -297,12 +300,13 @@ static int warmup(struct experiment *e, struct measured *m)
         }
         next = steady_round(&st, iv, count);
         for (size_t i = 0; i < e->n; i++) {
-            char delta[48] = "first slice";
+            char delta[64] = "first slice";
             if (!isnan(st.t[i].delta))
-                snprintf(delta, sizeof(delta), "%.1f%% from the slice before", 100 * st.t[i].delta);
-            log_info("warm-up %3.0f s: %s %.1f tx/s, %s, drift %+.3f%s", st.elapsed_s,
-                     e->t[i].name, steady_mean(iv[i], count[i]), delta, st.t[i].drift,
-                     st.t[i].steady_now ? " (steady)" : "");
+                snprintf(delta, sizeof(delta), "%.1f%% from the slice before (limit %.1f%%)",
+                         100 * st.t[i].delta, 100 * st.t[i].delta_limit);
+            log_info("warm-up %3.0f s: %s %.1f tx/s, %s, drift %+.3f (limit +-%.3f)%s",
+                     st.elapsed_s, e->t[i].name, steady_mean(iv[i], count[i]), delta,
+                     st.t[i].drift, st.t[i].drift_limit, st.t[i].steady_now ? " (steady)" : "");
         }
         if (next != STEADY_CONTINUE)
             break;
@@ -328,10 +332,43 @@ static bool guest_cpu_times(struct job *j, struct cpu_times *out)
     return ok;
 }
 
+/* One snapshot of every layer of a target's path (layers.h). */
+static void snapshot_layers(struct job *j, struct layer_snapshot *s)
+{
+    struct target *t = j->t;
+    memset(s, 0, sizeof(*s));
+    layers_innodb(t->sql, s);
+    if (t->dom) {
+        layers_guest(t, j->m->guest_dev, s);
+        /* the first guest says which stats this libvirt offers */
+        layers_hypervisor(t->dom, "vdb", s, t == &j->e->t[0] ? j->e->hv_fields : NULL,
+                          sizeof(j->e->hv_fields));
+    }
+    if (j->e->host_local)
+        layers_host(t->host ? t->host->datadir : t->data_file[0] ? t->data_file : NULL,
+                    t->host ? t->host->pid : 0, s);
+    /* the CPU that executes the workload: a guest's QEMU; the host arm's
+     * mariadbd and its sysbench (vbed's only child while it measures) */
+    double cpu = target_cpu_s(t);
+    if (cpu >= 0 && t->host) {
+        struct rusage ru;
+        getrusage(RUSAGE_CHILDREN, &ru);
+        cpu += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    }
+    if (cpu >= 0)
+        layers_set(s, "workload", "server_cpu_s", "s", false, cpu);
+}
+
 static int counters_before(struct job *j)
 {
     if (innodb_counters(j->t->sql, &j->m->before) < 0)
         return fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
+    if (j->t->dom && layers_guest_data_dev(j->t, j->m->guest_dev, sizeof(j->m->guest_dev)) < 0)
+        log_warn("%s: cannot find its data disk in the guest (/sys/block/vd*/serial); its block "
+                 "counters are not recorded",
+                 j->t->name);
+    snapshot_layers(j, &j->m->layers_before);
     j->m->guest_before_ok = guest_cpu_times(j, &j->m->guest_before);
     return 0;
 }
@@ -339,6 +376,7 @@ static int counters_before(struct job *j)
 static int counters_after(struct job *j)
 {
     j->m->guest_after_ok = guest_cpu_times(j, &j->m->guest_after);
+    snapshot_layers(j, &j->m->layers_after);
     if (innodb_counters(j->t->sql, &j->m->after) < 0)
         return fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
     return 0;
@@ -460,6 +498,17 @@ static void noise_samples(struct experiment *e, const struct measured *m, bool h
     }
 }
 
+/* a counter's sample, unless the server did not have it (NAN) */
+static void add_measured(struct samples *s, const char *metric, double value, const char *unit,
+                         int guest, const char *source, double ts, json_object *extra)
+{
+    if (isnan(value) || isinf(value)) {
+        json_object_put(extra);
+        return;
+    }
+    samples_add(s, metric, value, unit, guest, source, ts, extra);
+}
+
 static void report_samples(struct experiment *e, const struct target *t, const struct measured *m)
 {
     const struct sysbench_report *r = &m->report;
@@ -476,6 +525,13 @@ static void report_samples(struct experiment *e, const struct target *t, const s
     samples_add(s, "latency_p95_ms", r->lat_p95_ms, "ms", g, src, ts, NULL);
     samples_add(s, "latency_max_ms", r->lat_max_ms, "ms", g, src, ts, NULL);
     samples_add(s, "errors_per_s", r->errors_per_s, "1/s", g, src, ts, NULL);
+    json_object *wl = json_object_new_object();
+    json_object_object_add(wl, "layer", json_object_new_string("workload"));
+    samples_add(s, "transactions", (double)r->transactions, "count", g, src, ts, wl);
+    wl = json_object_new_object();
+    json_object_object_add(wl, "layer", json_object_new_string("workload"));
+    samples_add(s, "measure_s", r->total_time_s, "s", g, src, ts, wl);
+    layers_samples(&m->layers_before, &m->layers_after, s, g);
     samples_add(s, "reconnects_per_s", r->reconnects_per_s, "1/s", g, src, ts, NULL);
     double drift = window_drift(r->intervals, r->n_intervals);
     json_object *steady = json_object_new_object();
@@ -489,22 +545,22 @@ static void report_samples(struct experiment *e, const struct target *t, const s
 
     struct innodb_counters d;
     innodb_counters_delta(&m->before, &m->after, &d);
-    samples_add(s, "bp_read_requests", d.bp_read_requests, "count", g, NULL, ts, NULL);
-    samples_add(s, "bp_reads", d.bp_reads, "count", g, NULL, ts, NULL);
+    add_measured(s, "bp_read_requests", d.bp_read_requests, "count", g, NULL, ts, NULL);
+    add_measured(s, "bp_reads", d.bp_reads, "count", g, NULL, ts, NULL);
     if (d.bp_read_requests > 0)
-        samples_add(s, "bp_hit_ratio", 1 - d.bp_reads / d.bp_read_requests, "ratio", g, NULL, ts,
+        add_measured(s, "bp_hit_ratio", 1 - d.bp_reads / d.bp_read_requests, "ratio", g, NULL, ts,
                     NULL);
     if (e->cfg->compression == COMP_ROW_ZLIB) {
-        samples_add(s, "cmp_compress_ops", d.cmp_compress_ops, "count", g, NULL, ts, NULL);
-        samples_add(s, "cmp_compress_ops_ok", d.cmp_compress_ops_ok, "count", g, NULL, ts, NULL);
-        samples_add(s, "cmp_compress_time_s", d.cmp_compress_time, "s", g, NULL, ts, NULL);
-        samples_add(s, "cmp_uncompress_ops", d.cmp_uncompress_ops, "count", g, NULL, ts, NULL);
-        samples_add(s, "cmp_uncompress_time_s", d.cmp_uncompress_time, "s", g, NULL, ts, NULL);
+        add_measured(s, "cmp_compress_ops", d.cmp_compress_ops, "count", g, NULL, ts, NULL);
+        add_measured(s, "cmp_compress_ops_ok", d.cmp_compress_ops_ok, "count", g, NULL, ts, NULL);
+        add_measured(s, "cmp_compress_time_s", d.cmp_compress_time, "s", g, NULL, ts, NULL);
+        add_measured(s, "cmp_uncompress_ops", d.cmp_uncompress_ops, "count", g, NULL, ts, NULL);
+        add_measured(s, "cmp_uncompress_time_s", d.cmp_uncompress_time, "s", g, NULL, ts, NULL);
     } else if (e->cfg->compression != COMP_NONE) {
-        samples_add(s, "page_compression_saved_bytes", d.page_compression_saved, "bytes", g, NULL,
+        add_measured(s, "page_compression_saved_bytes", d.page_compression_saved, "bytes", g, NULL,
                     ts, NULL);
-        samples_add(s, "pages_page_compressed", d.pages_page_compressed, "count", g, NULL, ts, NULL);
-        samples_add(s, "pages_page_decompressed", d.pages_page_decompressed, "count", g, NULL, ts,
+        add_measured(s, "pages_page_compressed", d.pages_page_compressed, "count", g, NULL, ts, NULL);
+        add_measured(s, "pages_page_decompressed", d.pages_page_decompressed, "count", g, NULL, ts,
                     NULL);
     }
 }

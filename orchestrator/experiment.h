@@ -11,7 +11,9 @@
  *   measure   counters, /proc/stat (host and guests) and host page-cache
  *             residency before; sysbench run for `duration`, started in
  *             every target at the same moment (threads released together);
- *             the same after: steal and other processes' CPU (noise.h)
+ *             the same after: steal and other processes' CPU (noise.h),
+ *             and the counters of every layer of each target's path
+ *             (layers.h) as deltas over the phase
  *   collect   MariaDB's error log of every target
  *
  * Targets work in parallel, a thread each. Every figure goes to samples as
@@ -33,6 +35,7 @@ struct experiment {
     long long host_memory;    /* set by experiment_run: MemTotal here, -1 if not local */
     double tps_arm;           /* the result: the arm's TPS over the common window */
     double cpu_measure_s;     /* vbed's own CPU time during the measure phase */
+    char hv_fields[512];      /* libvirt's domain stats offered (layers.h), for meta.json */
 };
 
 /* 0, or -1 with e->error set (also when interrupted). */

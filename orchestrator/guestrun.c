@@ -188,6 +188,11 @@ static int run_experiment(struct guest_run *gr)
                            .host_local = local};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
+    if (e.hv_fields[0]) {
+        json_object_object_add(gr->run->meta_run, "hypervisor_fields",
+                               json_object_new_string(e.hv_fields));
+        meta_write(r->meta);
+    }
     if (rc < 0)
         log_error("run %s: %s", gr->run->runid, e.error);
     else

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -202,5 +203,5 @@ double sql_status(const struct sql_result *r, const char *name)
     for (size_t i = 0; i < r->rows; i++)
         if (strcasecmp(sql_cell(r, i, 0), name) == 0)
             return sql_number(r, i, 1);
-    return 0;
+    return NAN; /* not this server's: absent, never a 0 that was not measured */
 }

@@ -35,7 +35,8 @@ void sql_result_free(struct sql_result *r);
 /* Cell (row, col) as text / number (0 if missing). */
 const char *sql_cell(const struct sql_result *r, size_t row, size_t col);
 double sql_number(const struct sql_result *r, size_t row, size_t col);
-/* The value column of a SHOW STATUS / SHOW VARIABLES result for name. */
+/* The value column of a SHOW STATUS / SHOW VARIABLES result for name; NAN
+ * when the server has no such variable. */
 double sql_status(const struct sql_result *r, const char *name);
 
 #endif

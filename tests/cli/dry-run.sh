@@ -60,3 +60,25 @@ done
 for s in scenarios/*.ini; do
   "$VBED" run --dry-run "$s" >/dev/null || fail "$s is refused"
 done
+
+# where the data fits: the shipped quickstart reaches the disk in every arm;
+# a scenario whose data fits in the buffer pool is warned about, naming the
+# arm and the sizes
+contains "$(LIBVIRT_DEFAULT_URI=test:///default "$VBED" run --dry-run scenarios/quickstart.ini 2>&1)" \
+  "tuned        variants 1        none: data 16.0 MiB (estimated) exceeds the buffer pool (8.0 MiB)" ||
+  fail "quickstart: the tuned arm's data should exceed its buffer pool and reach the device"
+cat > "$VBED_TEST_TMP/small.ini" <<'INI'
+[global]
+workload = oltp_read_only
+tables = 2
+table_size = 10000
+buffer_pool = 128M
+
+[small]
+arm = guest
+INI
+expect_rc 0 "$VBED" run --dry-run "$VBED_TEST_TMP/small.ini"
+contains "$err" "arm [small] (variants 1): its data (~6 MiB estimated) fits in its buffer pool (128 MiB): the disk cache mode cannot matter here" ||
+  fail "no warning for data that fits in the buffer pool"
+contains "$out" "buffer_pool: data 6.4 MiB (estimated) fits in the buffer pool (128.0 MiB)" ||
+  fail "the plan does not say where the data fits"
