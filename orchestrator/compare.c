@@ -162,6 +162,100 @@ static struct report_table *machine_table(const struct comparison *c)
     return t;
 }
 
+/* ---- where the time goes, A vs B ---- */
+
+static const struct gap_split *split_of(const struct report_cell *c)
+{
+    return c && c->gap.valid ? &c->gap : NULL;
+}
+
+static bool has_gap(const struct compare_row *r) { return split_of(r->a) || split_of(r->b); }
+
+/* The seconds of figure k of a split: the parts, then the residual. */
+static double gap_figure(const struct gap_split *s, int k)
+{
+    return !s ? NAN : k < GAP_PARTS ? s->part[k] : s->residual;
+}
+
+static const char *gap_figure_name(int k) { return k < GAP_PARTS ? gap_part_name(k) : "residual"; }
+
+/* "76.1 pts (63.12 ms)", "n/a", "-" (no split on that side) */
+static const char *gap_cell(char *buf, size_t len, const struct gap_split *s, int k)
+{
+    if (!s)
+        return "-";
+    double sec = gap_figure(s, k), pts = gap_points(s, sec);
+    if (isnan(sec))
+        return "n/a";
+    if (isnan(pts))
+        snprintf(buf, len, "%.2f ms", 1000 * sec);
+    else
+        snprintf(buf, len, "%.1f pts (%.2f ms)", pts, 1000 * sec);
+    return buf;
+}
+
+static struct report_table *gap_table(const struct comparison *c)
+{
+    static const char *const head[] = {"variant", "arm", "figure", "A", "B", "moved"};
+    struct report_table *t = report_table_new(6, head, 0x38);
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const struct compare_row *r = &c->rows[i];
+        if (!has_gap(r))
+            continue;
+        const struct gap_split *a = split_of(r->a), *b = split_of(r->b);
+        char la[32], lb[32], lm[32];
+        const char *loss[] = {r->variant, r->arm, "loss",
+                              a ? report_human(la, sizeof(la), "%.1f %%", 100 * a->loss) : "-",
+                              b ? report_human(lb, sizeof(lb), "%.1f %%", 100 * b->loss) : "-",
+                              a && b ? report_human(lm, sizeof(lm), "%+.1f pts",
+                                                    100 * (b->loss - a->loss))
+                                     : "-"};
+        report_table_add(t, loss);
+        for (int k = 0; k <= GAP_PARTS; k++) {
+            char ca[64], cb[64], m[32];
+            double pa = a ? gap_points(a, gap_figure(a, k)) : NAN,
+                   pb = b ? gap_points(b, gap_figure(b, k)) : NAN;
+            const char *row[] = {r->variant,
+                                 r->arm,
+                                 gap_figure_name(k),
+                                 gap_cell(ca, sizeof(ca), a, k),
+                                 gap_cell(cb, sizeof(cb), b, k),
+                                 report_human(m, sizeof(m), "%+.1f pts", pb - pa)};
+            report_table_add(t, row);
+        }
+    }
+    return t;
+}
+
+static struct json_object *jnum(double v);
+
+/* a side's split: loss, and per figure ms per transaction and points */
+static struct json_object *jsplit(const struct gap_split *s)
+{
+    if (!s)
+        return NULL;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "loss", jnum(s->loss));
+    json_object_object_add(o, "difference_ms_per_tx", jnum(1000 * s->delta));
+    for (int k = 0; k <= GAP_PARTS; k++) {
+        struct json_object *p = json_object_new_object();
+        double sec = gap_figure(s, k);
+        json_object_object_add(p, "ms_per_tx", jnum(1000 * sec));
+        json_object_object_add(p, "points", jnum(gap_points(s, sec)));
+        json_object_object_add(o, k < GAP_PARTS ? gap_part_key(k) : "residual", p);
+    }
+    json_object_object_add(o, "explained", json_object_new_boolean(s->explained));
+    return o;
+}
+
+static bool any_gap(const struct comparison *c)
+{
+    for (size_t i = 0; i < c->n_rows; i++)
+        if (has_gap(&c->rows[i]))
+            return true;
+    return false;
+}
+
 static struct json_object *jside(const struct report *r)
 {
     struct json_object *o = json_object_new_object();
@@ -203,6 +297,12 @@ static void print_json(const struct comparison *c, FILE *out)
         json_object_object_add(row, "welch_p", jnum(tested ? r->welch.p : NAN));
         json_object_object_add(row, "verdict",
                                json_object_new_string(compare_verdict_name(r->verdict)));
+        if (has_gap(r)) {
+            struct json_object *g = json_object_new_object();
+            json_object_object_add(g, "a", jsplit(split_of(r->a)));
+            json_object_object_add(g, "b", jsplit(split_of(r->b)));
+            json_object_object_add(row, "gap", g);
+        }
         json_object_array_add(rows, row);
     }
     json_object_object_add(o, "rows", rows);
@@ -251,6 +351,15 @@ void compare_print(const struct comparison *c, enum report_format f, FILE *out)
             "%sDifference: (TPS B - TPS A) / TPS A. Welch's t-test on the TPS of each repeat, "
             "two-sided: significant when p < 0.05.\n\n",
             md ? "\n" : "");
+    report_table_print(t, f, out, md ? "" : "  ");
+    report_table_free(t);
+    if (!any_gap(c))
+        return;
+    fprintf(out,
+            "\n%sWhere the time goes, A vs B: each part of a guest arm's gap to the host arm in "
+            "points of loss (and ms per transaction); moved = B - A.\n\n",
+            md ? "## " : "");
+    t = gap_table(c);
     report_table_print(t, f, out, md ? "" : "  ");
     report_table_free(t);
 }

@@ -1,7 +1,9 @@
 /* compare.h: two results directories side by side, for "did my change
  * help?" questions: variants matched by label, arms by name; for each pair
  * the mean TPS of A and of B, the difference in % of A, and Welch's t-test
- * on the TPS of the repeats with a verdict. */
+ * on the TPS of the repeats with a verdict; when either side has layer
+ * counters (gap.h), how each part of a guest arm's gap to the host arm
+ * moved from A to B. */
 #ifndef VBED_COMPARE_H
 #define VBED_COMPARE_H
 

@@ -380,7 +380,7 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
         return;
     int order[GAP_PARTS], n = 0;
     for (int p = 0; p < GAP_PARTS; p++)
-        if (isfinite(s->part[p]))
+        if (isfinite(s->part[p]) && s->part[p] != 0) /* 0: compression = none on both sides */
             order[n++] = p;
     /* biggest first (by magnitude) */
     for (int i = 1; i < n; i++)

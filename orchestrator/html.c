@@ -21,6 +21,7 @@
 static const char style[] =
     "body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}"
     "h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ccc}"
+    "h3{font-size:1.05em;margin-top:1.2em}"
     "table{border-collapse:collapse;margin:.6em 0}"
     "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}"
     "th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}"
@@ -189,8 +190,58 @@ static void header(FILE *out, const struct report *r)
     }
 }
 
-static void variants(FILE *out, const struct report *r)
+/* The plot of a variant's time split (plot.c's gap-<index>.svg), or -1. */
+static long gap_plot(const struct plot_set *plots, int index)
 {
+    char file[64];
+    snprintf(file, sizeof(file), "gap-%d.svg", index);
+    for (size_t i = 0; i < plots->n; i++)
+        if (!strcmp(plots->plots[i].file, file))
+            return (long)i;
+    return -1;
+}
+
+/* The layers and where the time goes, of one variant, its plot inline. */
+static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots,
+                       const char *dir)
+{
+    int rc = 0;
+    fputs("<h3>Layers, per transaction</h3>\n", out);
+    struct report_table *t = report_layers_table(r, v);
+    html_table(out, t);
+    report_table_free(t);
+    fputs("<h3>Where the time goes, per thread and transaction</h3>\n", out);
+    t = report_time_table(r, v);
+    html_table(out, t);
+    report_table_free(t);
+    t = report_gap_table(r, v);
+    if (t->nrows)
+        html_table(out, t);
+    report_table_free(t);
+    char text[8192];
+    report_gap_text(r, v, text, sizeof(text));
+    if (*text) {
+        fputs("<ul class=\"gap\">\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fputs("<li>", out);
+            html_text(out, line);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
+    long k = gap_plot(plots, r->variants[v].variant->index);
+    if (k > 0) /* plot 0 heads the page */
+        rc = figure(out, plots, (size_t)k, dir);
+    return rc;
+}
+
+static int variants(FILE *out, const struct report *r, const struct plot_set *plots,
+                    const char *dir)
+{
+    int rc = 0;
     for (size_t v = 0; v < r->rd->n_variants; v++) {
         char title[512], ratios[1024];
         snprintf(title, sizeof(title), "Variant %d: %s", r->variants[v].variant->index,
@@ -213,6 +264,8 @@ static void variants(FILE *out, const struct report *r)
         t = report_figures_table(r, v);
         html_table(out, t);
         report_table_free(t);
+        if (r->has_layers)
+            rc |= gap_section(out, r, v, plots, dir);
     }
     struct report_table *sc = report_scaling_table(r);
     if (sc) {
@@ -227,7 +280,12 @@ static void variants(FILE *out, const struct report *r)
     html_text(out, report_tps_rule);
     fputs(" ", out);
     html_text(out, report_figures_rule);
+    if (r->has_layers) {
+        fputs(" ", out);
+        html_text(out, report_gap_rule);
+    }
     fputs("</p>\n", out);
+    return rc;
 }
 
 static void context(FILE *out, const struct report *r)
@@ -279,11 +337,17 @@ int html_write_report(const struct report *r, const struct plot_set *plots, cons
         html_text(out, no_plots_reason ? no_plots_reason : "gnuplot did not draw them.");
         fputs("</p>\n", out);
     }
-    variants(out, r);
-    if (plots->n > 1)
-        fputs("<h2>Plots</h2>\n", out);
-    for (size_t i = 1; i < plots->n; i++)
+    rc |= variants(out, r, plots, out_dir);
+    /* the rest of the plots (each variant's time split is in its section) */
+    bool titled = false;
+    for (size_t i = 1; i < plots->n; i++) {
+        if (r->has_layers && !strncmp(plots->plots[i].file, "gap-", 4))
+            continue;
+        if (!titled)
+            fputs("<h2>Plots</h2>\n", out);
+        titled = true;
         rc |= figure(out, plots, i, out_dir);
+    }
     context(out, r);
     fputs("</body>\n</html>\n", out);
     if (fclose(out) != 0) {

@@ -4,7 +4,9 @@
  * consolidation efficiency against the number of guests; TPS over time per
  * guest, one plot per distinct run of an arm, warm-up shaded; host
  * page-cache residency of the guests' data disks after the measure phase,
- * per cache mode.
+ * per cache mode; where the time goes (gap.h), per variant with layer
+ * counters: each arm's time per transaction as a stacked bar
+ * (gap-<variant>.svg).
  *
  * The script holds only vbed's own words, numbers and fixed relative file
  * names: every name from a results directory (arms, variant labels) reaches
