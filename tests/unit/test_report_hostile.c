@@ -95,6 +95,10 @@ static void names_refused(void **state)
     expect_refused("{\"runs\": [{\"seq\": 1, \"arm\": \"h\", \"placement\": {\"pin\": \"auto\", "
                    "\"guests\": [{\"guest\": 1, \"vcpus\": \"0;reboot\"}]}}]}",
                    ok, "a list of host CPUs");
+    expect_refused("{\"runs\": [{\"seq\": 1, \"arm\": \"h\", \"hypervisor_fields\": "
+                   "\"cpu.time,$(reboot)\"}]}",
+                   ok, "runs[0].hypervisor_fields: 'cpu.time,$(reboot)' is not a list of libvirt "
+                       "stat fields");
     expect_refused(meta_ok,
                    "{\"metric\":\"tps_arm\",\"value\":1,\"labels\":{\"arm\":\"host\\n!touch "
                    "/tmp/x\"}}\n",
@@ -125,7 +129,12 @@ static void labels_checked(void **state)
                     S("host_steal_pct", "null", "")                            /* 12: n/a */
                     S("host_other_cpu_pct", "12.5", "")                        /* 13 */
                     S("tps", "1", ",\"phase\":\"warm up\"")                    /* 14 */
-                    S("working_set_bytes", "1", ",\"fits\":\"buffer_pool\",\"basis\":\"estimate\"")); /* 15 */
+                    S("working_set_bytes", "1", ",\"fits\":\"buffer_pool\",\"basis\":\"estimate\"") /* 15 */
+                    S("hostdev_reads", "1", ",\"layer\":\"disk\"")                /* 16 */
+                    S("hostdev_reads", "1", ",\"device\":\"vda1;reboot\"")        /* 17 */
+                    S("hostdev_reads", "1", ",\"device\":\"\"")                   /* 18: none */
+                    S("hostdev_reads", "Infinity", ",\"layer\":\"host\"")          /* 19 */
+                    S("hostdev_reads", "1", ",\"layer\":\"host\",\"device\":\"nvme0n1p2\"")); /* 20 */
 #undef S
     struct captured cap = {{0}};
     log_set_sink(capture_sink, &cap);
@@ -142,14 +151,20 @@ static void labels_checked(void **state)
         "samples.jsonl:7: labels.variants is not a list of variant numbers",
         "samples.jsonl:9: \"value\" is not a finite number",
         "samples.jsonl:11: \"metric\": 'tps\\n!x' is not a metric name",
-        "samples.jsonl:14: labels.phase: 'warm up' is not a phase name"};
+        "samples.jsonl:14: labels.phase: 'warm up' is not a phase name",
+        "samples.jsonl:16: labels.layer: 'disk' is not one of workload, innodb, guest, "
+        "hypervisor, host",
+        "samples.jsonl:17: labels.device: 'vda1;reboot' is not a block device name"};
     for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
         if (!strstr(cap.text, expect[i]))
             fail_msg("missing '%s' in:\n%s", expect[i], cap.text);
     /* NaN: json-c reads it as a number that is not finite, or not at all */
     assert_non_null(strstr(cap.text, "samples.jsonl:8: "));
-    assert_int_equal(rd->bad_lines, 10);
-    assert_int_equal(rd->n_samples, 5); /* lines 1, 10, 12, 13, 15 */
+    assert_non_null(strstr(cap.text, "samples.jsonl:19: "));
+    assert_int_equal(rd->bad_lines, 13);
+    assert_int_equal(rd->n_samples, 7); /* lines 1, 10, 12, 13, 15, 18, 20 */
+    assert_string_equal(rd->samples[6].layer, "host");
+    assert_string_equal(rd->samples[6].device, "nvme0n1p2");
     assert_true(isnan(rd->samples[2].value)); /* null: not available */
     struct report *r = report_build(rd);
     const struct report_cell *c = &r->variants[0].cells[0];
@@ -265,6 +280,10 @@ static void plots_take_names_as_data(void **state)
         run->pin_reason = strdup("");
         run->pin_host_cpus = strdup("");
         run->guests = 1;
+        run->config = calloc(1, sizeof(*run->config));
+        run->config[0].key = strdup("threads");
+        run->config[0].value = strdup("1");
+        run->n_config = 1;
     }
     size_t cap = 0;
     for (int a = 0; a < 2; a++) {
@@ -273,6 +292,10 @@ static void plots_take_names_as_data(void **state)
                    false, "after");
         for (int k = -2; k <= 3; k++)
             add_sample(rd, &cap, "tps_interval", 10 + k, rd->arms[a].name, a + 1, 1, k, true, "");
+        /* where the time goes: a stacked bar per variant, arm names as data */
+        add_sample(rd, &cap, "transactions", 100, rd->arms[a].name, a + 1, 1, 0, false, "");
+        add_sample(rd, &cap, "measure_s", 10, rd->arms[a].name, a + 1, 1, 0, false, "");
+        add_sample(rd, &cap, "server_cpu_s", 5, rd->arms[a].name, a + 1, 1, 0, false, "");
     }
     struct report *r = report_build(rd);
     char out_dir[PATH_MAX + 64];
@@ -283,7 +306,7 @@ static void plots_take_names_as_data(void **state)
     struct plot_set plots = {0};
     int rc = plot_draw(r, out_dir, &plots);
     assert_int_equal(rc, 0);
-    assert_true(plots.n >= 4); /* bars, 2 x TPS over time, host cache */
+    assert_true(plots.n >= 6); /* bars, 2 x TPS over time, host cache, 2 x where the time goes */
     if (access(pwned, F_OK) == 0)
         fail_msg("a name from the results ran a command in gnuplot: %s exists", pwned);
     /* the names are in the plots, as text */
@@ -292,6 +315,12 @@ static void plots_take_names_as_data(void **state)
     char *svg = test_read_file(path);
     assert_non_null(svg);
     assert_non_null(strstr(svg, "a1'?!touch"));
+    assert_null(strstr(svg, "<b>x"));
+    free(svg);
+    snprintf(path, sizeof(path), "%s/gap-2.svg", out_dir);
+    svg = test_read_file(path);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "a2'?!touch"));
     assert_null(strstr(svg, "<b>x"));
     free(svg);
     assert_int_equal(html_write_report(r, &plots, out_dir, NULL), 0);
