@@ -215,12 +215,13 @@ static struct report_table *gap_table(const struct comparison *c)
             char ca[64], cb[64], m[32];
             double pa = a ? gap_points(a, gap_figure(a, k)) : NAN,
                    pb = b ? gap_points(b, gap_figure(b, k)) : NAN;
+            double moved = fabs(pb - pa) < 0.05 ? 0 : pb - pa; /* no "-0.0" */
             const char *row[] = {r->variant,
                                  r->arm,
                                  gap_figure_name(k),
                                  gap_cell(ca, sizeof(ca), a, k),
                                  gap_cell(cb, sizeof(cb), b, k),
-                                 report_human(m, sizeof(m), "%+.1f pts", pb - pa)};
+                                 report_human(m, sizeof(m), "%+.1f pts", moved)};
             report_table_add(t, row);
         }
     }

@@ -1,0 +1,87 @@
+# layers.sh: where a transaction's time goes (gap.c) in `vbed report` and
+# `vbed compare`, on the quickstart-layers fixtures (a quickstart-like run
+# with every per-layer counter, TCG-sized: host ~250 TPS, guests ~12 TPS per
+# guest; see tests/data/results/make-fixtures.py). Every format equals its
+# golden file (VBED_UPDATE_GOLDEN=1 rewrites them); the text says what a
+# reader looks for (in case a golden file was regenerated blindly);
+# report.html holds the layers, the split and each variant's stacked bar
+# inline, and in headless Chromium the bars are on screen with no console
+# message (as html-chromium.sh checks the main page).
+. "$VBED_SRC/tests/lib.sh"
+
+name=quickstart-layers
+golden=tests/data/report/$name
+res=$VBED_TEST_TMP/$name
+cp -r "tests/data/results/$name" "$res"
+
+check_golden() { # FILE TEXT
+  printf '%s\n' "$2" > "$VBED_TEST_TMP/out"
+  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
+    cp "$VBED_TEST_TMP/out" "$1"
+  elif ! diff -u "$1" "$VBED_TEST_TMP/out"; then
+    fail "output differs from $1"
+  fi
+}
+
+for f in table:table csv:csv json:json markdown:md; do
+  format=${f%%:*} ext=${f#*:}
+  expect_rc 0 "$VBED" report --no-html --format="$format" "$res"
+  check_golden "$golden.$ext" "$out"
+done
+for f in table:table json:json markdown:md; do
+  format=${f%%:*} ext=${f#*:}
+  expect_rc 0 "$VBED" compare --format="$format" "$res" tests/data/results/$name-b
+  check_golden "tests/data/report/compare-layers.$ext" "$out"
+done
+
+# the facts, independently of the golden files
+expect_rc 0 "$VBED" report --no-html "$res"
+contains "$out" "guest loses 95.1 % of host's TPS per guest: 76.1 points CPU (virtualization/emulation), 7.4 points reads a cache above would have served" || fail "variant 1: no sentence"
+contains "$out" "residual 19.5 points. The model does not explain this run" || fail "variant 2: residual not flagged"
+contains "$out" "(n/a, in the residual: writes and flushes)" || fail "an absent counter is not n/a"
+contains "$out" "guest  guest block      1.14       4.00        1.20       6.43 ms        3.00 ms  guest page cache      0.600" || fail "no guest block layer"
+contains "$out" "arm guest, variant 2: the layers' counters do not fit together: guest block reads" || fail "no consistency note"
+echo "$out" | grep -Eq "^  guest  4 +82\.91 ms .* 2\.69$" || fail "guest arm: time per transaction or copies"
+expect_rc 0 "$VBED" compare "$res" tests/data/results/$name-b
+contains "$out" "compression=row-zlib  guest  reads a cache above would have served    7.4 pts (6.13 ms)    3.4 pts (2.64 ms)  -4.0 pts" || fail "compare: reads did not move"
+# results without layer counters print none of it
+expect_rc 0 "$VBED" report --no-html tests/data/results/quickstart-cache
+case $out in *"Where the time goes"*) fail "a report without layer counters shows the split" ;; esac
+
+need_prog gnuplot
+mkdir "$VBED_TEST_TMP/html"
+expect_rc 0 "$VBED" report -o "$VBED_TEST_TMP/html" "$res"
+html=$VBED_TEST_TMP/html/report.html
+for v in 1 2; do
+  [ -s "$VBED_TEST_TMP/html/gap-$v.svg" ] || fail "no gap-$v.svg"
+  for arm in host guest tuned; do
+    grep -q ">$arm</text>" "$VBED_TEST_TMP/html/gap-$v.svg" || fail "gap-$v.svg: no bar for $arm"
+  done
+done
+page=$(cat "$html")
+for s in "<h3>Layers, per transaction</h3>" "<h3>Where the time goes, per thread and transaction</h3>" \
+         "guest loses 95.1 % of host&apos;s TPS per guest" "Where the time goes, variant 2 (compression=none)"; do
+  case $page in *"$s"*) ;; *) s=${s//&apos;/\'}; contains "$page" "$s" || fail "report.html lacks '$s'" ;; esac
+done
+# each variant's bar sits in its section, before the next variant's title
+awk '/<h2>Variant 1/{v=1} /<h2>Variant 2/{v=2} /gap-1.svg\)<\/figcaption>/{print v}' "$html" | grep -qx 1 || fail "gap-1.svg is not in variant 1's section"
+grep -Eiq '<(script|link|iframe|object|embed|img)[ >]' "$html" && fail "report.html loads or runs something"
+
+chromium=$(command -v chromium || command -v chromium-browser) || skip "the screenshot part needs chromium (make deps)"
+need_prog pngtopnm
+need_prog ppmhist
+profile=$(mktemp -d "$VBED_TEST_TMP/profile.XXXXXX")
+timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --user-data-dir="$profile" --enable-logging=stderr --v=0 \
+  --screenshot="$VBED_TEST_TMP/page.png" --window-size=1200,3000 "file://$html" >"$VBED_TEST_TMP/chromium.log" 2>&1 \
+  || { cat "$VBED_TEST_TMP/chromium.log"; fail "chromium could not take a screenshot"; }
+if grep -F ':CONSOLE' "$VBED_TEST_TMP/chromium.log"; then fail "report.html logs to the console"; fi
+pixels() { pngtopnm "$VBED_TEST_TMP/page.png" | ppmhist -noheader | awk -v r="$1" -v g="$2" -v b="$3" '$1==r && $2==g && $3==b {n=$5} END {print n+0}'; }
+# the stacked bars: CPU (#4477aa), reads (#228833), other (#bbbbbb)
+for c in "68 119 170 CPU" "34 136 51 reads" "187 187 187 other"; do
+  set -- $c
+  p=$(pixels "$1" "$2" "$3")
+  [ "$p" -ge 500 ] || fail "the screenshot shows only $p pixels of the $4 colour ($1,$2,$3)"
+done
+echo "where the time goes: every format as its golden file, the split on screen"
