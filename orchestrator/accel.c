@@ -1,16 +1,37 @@
-/* accel.c: probe KVM by booting a kernel under it (see accel.h). */
+/* accel.c: probe KVM by booting a kernel under it and reading its console
+ * (see accel.h). */
 #include "accel.h"
 
+#include "domain.h"
+#include "hypervisor.h"
+#include "keys.h"
 #include "log.h"
 #include "paths.h"
+#include "session.h"
+#include "signals.h"
 #include "spawn.h"
+#include "storage.h"
+#include "textfile.h"
 
+#include <errno.h>
 #include <glob.h>
 #include <limits.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+enum accel_verdict accel_console_verdict(const char *console)
+{
+    if (!console)
+        return ACCEL_TCG_ONLY;
+    return strstr(console, "Kernel panic - not syncing") ||
+                   strstr(console, "VFS: Unable to mount root fs")
+               ? ACCEL_KVM_WORKS
+               : ACCEL_TCG_ONLY;
+}
 
 static void boot_id(char *buf, size_t len)
 {
@@ -93,20 +114,133 @@ enum accel_verdict accel_local_kvm(const char *kernel)
             return ACCEL_UNKNOWN;
         kernel = k;
     }
+    char dir[] = "/tmp/vbed-probe-XXXXXX", console[64], serial[80];
+    if (!mkdtemp(dir)) {
+        log_warn("Cannot make a directory for the KVM probe's console: %s", strerror(errno));
+        return ACCEL_UNKNOWN;
+    }
+    snprintf(console, sizeof(console), "%s/console.log", dir);
+    snprintf(serial, sizeof(serial), "file:%s", console);
     const char *argv[] = {"qemu-system-x86_64", "-machine", "accel=kvm", "-cpu", "host", "-m", "256",
-                          "-display", "none", "-nodefaults", "-no-reboot", "-serial", "none",
-                          "-kernel", kernel, "-append", "panic=-1 root=/dev/vbed-probe-no-such-disk",
-                          NULL};
-    /* quiet: a timeout or a crash is the answer, not an error */
-    struct spawn_opts o = {.timeout = 30, .quiet = 1};
+                          "-display", "none", "-nodefaults", "-no-reboot", "-serial", serial,
+                          "-kernel", kernel, "-append", DOMAIN_PROBE_CMDLINE, NULL};
+    /* quiet: a timeout or a crash is an answer, not an error; the console decides */
+    struct spawn_opts o = {.timeout = ACCEL_PROBE_SECONDS, .quiet = 1};
     log_info("checking that KVM can boot a kernel here (once per boot)");
     int rc = spawn_run(argv, &o);
-    enum accel_verdict v = rc == 0 ? ACCEL_KVM_WORKS : ACCEL_TCG_ONLY;
+    char *text = textfile_read(console);
+    enum accel_verdict v = accel_console_verdict(text);
+    free(text);
+    unlink(console);
+    rmdir(dir);
     if (rc == SPAWN_INTERRUPTED)
         return ACCEL_UNKNOWN;
     if (v == ACCEL_TCG_ONLY)
-        log_warn("/dev/kvm is present but a kernel does not boot under KVM here; using TCG "
-                 "(software emulation).");
+        log_warn("/dev/kvm is present but a kernel does not boot under KVM here (no panic on its "
+                 "console within %d s); using TCG (software emulation).",
+                 ACCEL_PROBE_SECONDS);
     accel_cache_put("local", v);
     return v;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The pool holding the kernel volume (its console goes there too); NULL if
+ * the kernel is no volume of a pool. */
+static struct storage *pool_of(struct hv *hv, const char *kernel)
+{
+    virStorageVolPtr vol = virStorageVolLookupByPath(hv_conn(hv), kernel);
+    virStoragePoolPtr pool = vol ? virStoragePoolLookupByVolume(vol) : NULL;
+    struct storage *st = NULL;
+    if (pool) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", kernel);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        st = storage_open(hv, virStoragePoolGetName(pool), dir);
+    }
+    if (pool)
+        virStoragePoolFree(pool);
+    if (vol)
+        virStorageVolFree(vol);
+    return st;
+}
+
+/* The probe's console text (malloc'd) through the pool, then its volume
+ * deleted; NULL if there is none. */
+static char *read_console(struct storage *st, const char *vol)
+{
+    char dir[] = "/tmp/vbed-probe-XXXXXX", local[64];
+    if (storage_refresh(st) < 0 || !mkdtemp(dir))
+        return NULL;
+    snprintf(local, sizeof(local), "%s/console.log", dir);
+    char *text = NULL;
+    if (storage_download(st, vol, local) == 0)
+        text = textfile_read(local);
+    unlink(local);
+    rmdir(dir);
+    storage_delete(st, vol);
+    return text;
+}
+
+enum accel_verdict accel_probe_libvirt(struct hv *hv, const char *kernel, char **console_text)
+{
+    if (console_text)
+        *console_text = NULL;
+    struct storage *st = pool_of(hv, kernel);
+    if (!st) {
+        log_warn("The KVM probe's kernel '%s' is no volume of a storage pool: its console "
+                 "cannot be read; using TCG.",
+                 kernel);
+        return ACCEL_TCG_ONLY;
+    }
+    char name[64], vol[96], console[PATH_MAX];
+    session_probe_name(name, sizeof(name));
+    snprintf(vol, sizeof(vol), "%s-console.log", name);
+    path_join(console, sizeof(console), storage_path(st), vol);
+    char *xml = domain_probe_xml(name, VIRT_KVM, kernel, console, session_machine());
+    if (!xml) {
+        storage_close(st);
+        return ACCEL_UNKNOWN;
+    }
+    log_info("checking that a kernel boots under KVM at %s (once per boot)", hv_get_info(hv)->uri);
+    virDomainPtr dom = virDomainCreateXML(hv_conn(hv), xml, VIR_DOMAIN_START_AUTODESTROY);
+    free(xml);
+    if (!dom) {
+        log_info("the KVM probe did not start: %s", hv_last_error());
+        storage_refresh(st);
+        storage_delete(st, vol);
+        storage_close(st);
+        return ACCEL_TCG_ONLY;
+    }
+    /* until the domain stops (panic=-1 reboots, and a reboot ends it) or
+     * the limit; then only the console decides: a stop without the panic,
+     * or a hang, is not a working KVM */
+    bool interrupted = false;
+    for (double deadline = now_s() + ACCEL_PROBE_SECONDS; now_s() < deadline;) {
+        if (hv_is_running(dom) == 0)
+            break;
+        if (signals_sleep_ms(250)) {
+            interrupted = true;
+            break;
+        }
+    }
+    hv_destroy(dom);
+    char *text = read_console(st, vol);
+    storage_close(st);
+    enum accel_verdict v = accel_console_verdict(text);
+    if (v == ACCEL_TCG_ONLY)
+        log_info("the KVM probe's console shows no kernel panic within %d s (%zu bytes of console)",
+                 ACCEL_PROBE_SECONDS, text ? strlen(text) : (size_t)0);
+    if (console_text)
+        *console_text = text;
+    else
+        free(text);
+    return interrupted ? ACCEL_UNKNOWN : v;
 }

@@ -1,27 +1,35 @@
-/* cmd_clean.c: `vbed clean`: remove what a crashed or killed vbed left:
- * domains and pool volumes named vbed-<session>-..., for sessions whose
- * vbed is no longer running, and says what it removed. */
+/* cmd_clean.c: `vbed clean`: remove what a crashed or killed vbed of THIS
+ * machine left (leftovers.h), and say what it removed and what it left. */
 #include "cli.h"
 #include "exitcode.h"
 #include "hypervisor.h"
 #include "leftovers.h"
 #include "keys.h"
 #include "log.h"
+#include "session.h"
 
 #include <getopt.h>
-#include <stdbool.h>
 #include <stdio.h>
 
 void cmd_clean_usage(FILE *out)
 {
     fprintf(out,
-            "usage: vbed [-c URI] clean [--pool NAME] [--pool-dir DIR] [--images] [--dry-run]\n\n"
-            "Removes what an earlier vbed that crashed or was killed left behind: domains\n"
-            "and volumes named vbed-<session>-..., and host arms (their mariadbd, datadir\n"
-            "and cgroup, next to the pool's directory), of sessions whose vbed no longer\n"
-            "runs (a running vbed's are left alone). --images also removes the base\n"
-            "images uploaded into the pool (they are uploaded again when needed).\n"
-            "--dry-run lists only.\n");
+            "usage: vbed [-c URI] clean [--pool NAME] [--pool-dir DIR] [--images] [--foreign]\n"
+            "                          [--dry-run]\n\n"
+            "Removes what an earlier vbed of this machine that crashed or was killed left\n"
+            "behind: domains and volumes named vbed-<session>-..., KVM probes, and host\n"
+            "arms (their mariadbd, datadir and cgroup, next to the pool's directory), of\n"
+            "sessions whose vbed no longer runs. A running vbed's things are left alone,\n"
+            "and so are other machines' (a libvirt may serve several): a domain whose\n"
+            "metadata names another machine, or a name whose session this machine never\n"
+            "recorded (records: $VBED_SESSION_DIR, default /var/lib/vbed/sessions).\n"
+            "  --images    also remove the base images uploaded into the pool (uploaded\n"
+            "              again when needed), unless a session of this machine runs or\n"
+            "              another session's domain or volume remains\n"
+            "  --foreign   also remove leftovers no session of this machine recorded\n"
+            "              (another machine's, or from an older vbed); never a running\n"
+            "              domain, nor the volumes of a session with a running domain\n"
+            "  --dry-run   list only\n");
 }
 
 int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
@@ -30,27 +38,30 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
         {"pool", required_argument, NULL, 'p'},
         {"pool-dir", required_argument, NULL, 'd'},
         {"images", no_argument, NULL, 'i'},
+        {"foreign", no_argument, NULL, 'f'},
         {"dry-run", no_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
     struct leftovers c = {0};
-    const char *pool = key_find("pool")->def;
+    struct leftovers_opts o = {.pool = key_find("pool")->def};
     const char *pool_dir = key_find("pool_dir")->def;
-    bool images = false, dry_run = false;
     int opt;
-    while ((opt = getopt_long(argc, argv, "p:d:in", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "p:d:ifn", opts, NULL)) != -1) {
         switch (opt) {
         case 'p':
-            pool = optarg;
+            o.pool = optarg;
             break;
         case 'd':
             pool_dir = optarg;
             break;
         case 'i':
-            images = true;
+            o.images = true;
+            break;
+        case 'f':
+            o.foreign = true;
             break;
         case 'n':
-            dry_run = true;
+            o.dry_run = true;
             break;
         default:
             fprintf(stderr, "Try 'vbed clean --help'.\n");
@@ -62,14 +73,22 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
         return EXIT_USAGE;
     }
     /* host arms first: they need no libvirt */
-    leftovers_clean_host(pool_dir, dry_run, &c);
+    leftovers_clean_host(pool_dir, o.dry_run, &c);
     struct hv *hv = hv_open(ctx->uri);
     if (!hv)
         return EXIT_ENV;
-    leftovers_clean_libvirt(hv, pool, images, dry_run, &c);
+    leftovers_clean_libvirt(hv, &o, &c);
     hv_close(hv);
-    if (!dry_run)
-        printf("clean: removed %d, %d failed%s\n", c.removed, c.failed,
-               c.kept ? ", left a running vbed's things alone" : "");
+    /* a dead session's record goes once its leftovers are gone */
+    if (!o.dry_run && c.failed == 0)
+        session_forget_dead();
+    printf("clean: %s %d, %d failed", o.dry_run ? "would remove" : "removed", c.removed, c.failed);
+    if (c.kept)
+        printf("; left %d thing%s of running (or unknown) vbed sessions alone", c.kept,
+               c.kept == 1 ? "" : "s");
+    if (c.foreign)
+        printf("; left %d thing%s of other machines or unrecorded sessions alone%s", c.foreign,
+               c.foreign == 1 ? "" : "s", o.foreign ? " (running)" : " (--foreign removes them)");
+    printf("\n");
     return c.failed ? EXIT_FAILED : EXIT_OK;
 }

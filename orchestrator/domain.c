@@ -20,6 +20,40 @@ void domain_name(char *buf, unsigned long len, const char *runid, const char *ar
     snprintf(buf, len, "vbed-%s-%s-%d", runid, arm, n);
 }
 
+/* <metadata> naming the session and machine that made the domain */
+static int write_owner(xmlTextWriterPtr w, const char *session, const char *machine)
+{
+    if (!machine)
+        return 0;
+    XO(xo_start(w, "metadata"));
+    XO(xo_start(w, DOMAIN_OWNER_PREFIX ":owner"));
+    XO(xo_attr(w, "xmlns:" DOMAIN_OWNER_PREFIX, DOMAIN_OWNER_NS));
+    if (session)
+        XO(xo_attr(w, "session", session));
+    XO(xo_attr(w, "machine", machine));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
+}
+
+static int write_serial_file(xmlTextWriterPtr w, const char *path)
+{
+    XO(xo_start(w, "serial"));
+    XO(xo_attr(w, "type", "file"));
+    XO(xo_start(w, "source"));
+    XO(xo_attr(w, "path", path));
+    XO(xo_end(w));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "port", "0"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
+}
+
 struct disk_xml {
     const char *path;
     const char *format;
@@ -81,15 +115,7 @@ static int write_devices(xmlTextWriterPtr w, const struct domain_spec *s)
     XO(xo_end(w));
     XO(xo_end(w));
 
-    XO(xo_start(w, "serial"));
-    XO(xo_attr(w, "type", "file"));
-    XO(xo_start(w, "source"));
-    XO(xo_attr(w, "path", s->console_log));
-    XO(xo_end(w));
-    XO(xo_start(w, "target"));
-    XO(xo_attr(w, "port", "0"));
-    XO(xo_end(w));
-    XO(xo_end(w));
+    XO(write_serial_file(w, s->console_log));
 
     /* entropy for a guest that boots under TCG; no balloon: memory is fixed */
     XO(xo_start(w, "rng"));
@@ -114,6 +140,7 @@ static int write_domain(xmlTextWriterPtr w, const struct domain_spec *s)
     XO(xo_start(w, "domain"));
     XO(xo_attr(w, "type", s->virt_type == VIRT_KVM ? "kvm" : "qemu"));
     XO(xo_text_el(w, "name", s->name));
+    XO(write_owner(w, s->session, s->machine));
     XO(xo_start(w, "memory"));
     XO(xo_attr(w, "unit", "KiB"));
     snprintf(num, sizeof(num), "%lld", s->memory / 1024);
@@ -170,11 +197,20 @@ fail:
     return -1;
 }
 
-static int write_probe(xmlTextWriterPtr w, const char *name, int virt_type, const char *kernel)
+struct probe_args {
+    const char *name;
+    int virt_type;
+    const char *kernel;
+    const char *console_log;
+    const char *machine;
+};
+
+static int write_probe(xmlTextWriterPtr w, const struct probe_args *p)
 {
     XO(xo_start(w, "domain"));
-    XO(xo_attr(w, "type", virt_type == VIRT_KVM ? "kvm" : "qemu"));
-    XO(xo_text_el(w, "name", name));
+    XO(xo_attr(w, "type", p->virt_type == VIRT_KVM ? "kvm" : "qemu"));
+    XO(xo_text_el(w, "name", p->name));
+    XO(write_owner(w, NULL, p->machine));
     XO(xo_start(w, "memory"));
     XO(xo_attr(w, "unit", "MiB"));
     XO(xo_text(w, "256"));
@@ -185,16 +221,17 @@ static int write_probe(xmlTextWriterPtr w, const char *name, int virt_type, cons
     XO(xo_attr(w, "arch", "x86_64"));
     XO(xo_text(w, "hvm"));
     XO(xo_end(w));
-    XO(xo_text_el(w, "kernel", kernel));
-    XO(xo_text_el(w, "cmdline", "panic=-1 root=/dev/vbed-probe-no-such-disk"));
+    XO(xo_text_el(w, "kernel", p->kernel));
+    XO(xo_text_el(w, "cmdline", DOMAIN_PROBE_CMDLINE));
     XO(xo_end(w));
     XO(xo_start(w, "cpu"));
-    XO(xo_attr(w, "mode", virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
+    XO(xo_attr(w, "mode", p->virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
     XO(xo_end(w));
     XO(xo_text_el(w, "on_poweroff", "destroy"));
     XO(xo_text_el(w, "on_reboot", "destroy"));
     XO(xo_text_el(w, "on_crash", "destroy"));
     XO(xo_start(w, "devices"));
+    XO(write_serial_file(w, p->console_log));
     XO(xo_start(w, "memballoon"));
     XO(xo_attr(w, "model", "none"));
     XO(xo_end(w));
@@ -210,21 +247,15 @@ static int domain_fn(xmlTextWriterPtr w, const void *arg)
     return write_domain(w, arg);
 }
 
-struct probe_args {
-    const char *name;
-    int virt_type;
-    const char *kernel;
-};
-
 static int probe_fn(xmlTextWriterPtr w, const void *arg)
 {
-    const struct probe_args *p = arg;
-    return write_probe(w, p->name, p->virt_type, p->kernel);
+    return write_probe(w, arg);
 }
 
-char *domain_probe_xml(const char *name, int virt_type, const char *kernel)
+char *domain_probe_xml(const char *name, int virt_type, const char *kernel, const char *console_log,
+                       const char *machine)
 {
-    struct probe_args p = {name, virt_type, kernel};
+    struct probe_args p = {name, virt_type, kernel, console_log, machine};
     return xmlout_render("the probe domain", probe_fn, &p);
 }
 

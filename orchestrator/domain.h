@@ -23,6 +23,8 @@ struct domain_spec {
     const char *console_log; /* file that receives the serial console */
     const int *vcpu_pin;    /* host CPU of each vCPU (placement.h); NULL: not pinned */
     int emulator_pin;       /* host CPU of the emulator threads; -1: not pinned */
+    const char *session;    /* owner, in <metadata> (DOMAIN_OWNER_NS); NULL: none */
+    const char *machine;    /* the machine whose session made it (session.h) */
 };
 
 /* Disk serials, as the guest sees them in /dev/disk/by-id/virtio-<serial>. */
@@ -30,14 +32,24 @@ struct domain_spec {
 #define DOMAIN_SERIAL_DATA "vbed-data"
 #define DOMAIN_SERIAL_CONFIG "vbed-config"
 #define DOMAIN_AGENT_CHANNEL "org.qemu.guest_agent.0"
+/* <metadata><vbed:owner xmlns:vbed=DOMAIN_OWNER_NS session=".." machine=".."/>:
+ * which machine's session made a domain, so that `vbed clean` on a libvirt
+ * shared by several machines removes only its own (virDomainGetMetadata). */
+#define DOMAIN_OWNER_NS "https://vbed.invalid/xmlns/owner/1"
+#define DOMAIN_OWNER_PREFIX "vbed"
 
 /* The XML (malloc'd), or NULL after reporting why. */
 char *domain_xml(const struct domain_spec *spec);
 
 /* A probe: kernel booted under virt_type with a root that does not exist,
  * so that a working hypervisor reaches the kernel's panic (panic=-1
- * reboots, on_reboot destroys the domain) within seconds. No disks. */
-char *domain_probe_xml(const char *name, int virt_type, const char *kernel);
+ * reboots, on_reboot destroys the domain) within seconds. No disks; its
+ * serial console (console=ttyS0) goes to the file console_log, whose text
+ * decides the verdict (accel.h); machine goes into the owner metadata. */
+char *domain_probe_xml(const char *name, int virt_type, const char *kernel, const char *console_log,
+                       const char *machine);
+/* The probe's kernel command line. */
+#define DOMAIN_PROBE_CMDLINE "console=ttyS0 panic=-1 root=/dev/vbed-probe-no-such-disk"
 
 /* "vbed-<runid>-<arm>-<n>" into buf. */
 void domain_name(char *buf, unsigned long len, const char *runid, const char *arm, int n);

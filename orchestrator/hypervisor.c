@@ -6,14 +6,12 @@
 #include "domain.h"
 #include "keys.h"
 #include "log.h"
-#include "signals.h"
 
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 struct hv {
@@ -176,6 +174,45 @@ int hv_list_domains(struct hv *hv, const char *prefix, char ***names, size_t *n)
     return 0;
 }
 
+int hv_domain_owner(struct hv *hv, const char *name, char *machine, size_t len)
+{
+    machine[0] = '\0';
+    virDomainPtr dom = virDomainLookupByName(hv->conn, name);
+    if (!dom)
+        return 0;
+    char *xml = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, DOMAIN_OWNER_NS, 0);
+    int rc = 0;
+    if (!xml) {
+        virErrorPtr err = virGetLastError();
+        rc = err && err->code == VIR_ERR_NO_DOMAIN_METADATA ? 0 : -1;
+    } else {
+        xmlDocPtr doc = xmlReadMemory(xml, (int)strlen(xml), "owner.xml", NULL, XML_PARSE_NONET);
+        xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+        xmlChar *m = root ? xmlGetProp(root, BAD_CAST "machine") : NULL;
+        if (m && m[0]) {
+            snprintf(machine, len, "%s", (const char *)m);
+            rc = 1;
+        } else {
+            rc = -1;
+        }
+        xmlFree(m);
+        xmlFreeDoc(doc);
+        free(xml);
+    }
+    virDomainFree(dom);
+    return rc;
+}
+
+int hv_domain_active(struct hv *hv, const char *name)
+{
+    virDomainPtr dom = virDomainLookupByName(hv->conn, name);
+    if (!dom)
+        return 0;
+    int rc = virDomainIsActive(dom);
+    virDomainFree(dom);
+    return rc;
+}
+
 int hv_remove_domain(struct hv *hv, const char *name)
 {
     virDomainPtr dom = virDomainLookupByName(hv->conn, name);
@@ -192,45 +229,6 @@ int hv_remove_domain(struct hv *hv, const char *name)
         return -1;
     }
     return 0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Boot the probe under kvm: does the kernel reach its panic in time? */
-static enum accel_verdict probe_kvm(struct hv *hv, const char *kernel)
-{
-    char name[64];
-    snprintf(name, sizeof(name), "vbed-probe-%d", (int)getpid());
-    char *xml = domain_probe_xml(name, VIRT_KVM, kernel);
-    if (!xml)
-        return ACCEL_UNKNOWN;
-    log_info("checking that a kernel boots under KVM at %s (once per boot)", hv->info.uri);
-    virDomainPtr dom = virDomainCreateXML(hv->conn, xml, VIR_DOMAIN_START_AUTODESTROY);
-    free(xml);
-    if (!dom) {
-        log_debug("the KVM probe did not start: %s", hv_last_error());
-        return ACCEL_TCG_ONLY;
-    }
-    /* under KVM the panic comes within 1-3 s; allow a slow host 30 s */
-    double deadline = now_s() + 30;
-    enum accel_verdict v = ACCEL_TCG_ONLY;
-    while (now_s() < deadline) {
-        if (hv_is_running(dom) == 0) {
-            v = ACCEL_KVM_WORKS;
-            break;
-        }
-        if (signals_sleep_ms(250)) {
-            v = ACCEL_UNKNOWN;
-            break;
-        }
-    }
-    hv_destroy(dom);
-    return v;
 }
 
 static void probe_key(const struct hv *hv, char *buf, size_t len)
@@ -263,7 +261,7 @@ int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const 
     probe_key(hv, key, sizeof(key));
     enum accel_verdict v = accel_cache_get(key);
     if (v == ACCEL_UNKNOWN) {
-        v = probe_kvm(hv, kernel);
+        v = accel_probe_libvirt(hv, kernel, NULL);
         if (v == ACCEL_UNKNOWN) {
             *why = "the KVM probe was interrupted";
             return VIRT_QEMU;

@@ -45,6 +45,11 @@ int hv_is_running(virDomainPtr dom);
 void hv_destroy(virDomainPtr dom);
 /* Names of the domains (running or defined) whose name starts with prefix. */
 int hv_list_domains(struct hv *hv, const char *prefix, char ***names, size_t *n);
+/* The machine named by a domain's owner metadata (domain.h) into machine;
+ * 1 found, 0 the domain has none (or is gone), -1 unknown. */
+int hv_domain_owner(struct hv *hv, const char *name, char *machine, size_t len);
+/* 1 if the domain is running (or paused), 0 not or gone, -1 unknown. */
+int hv_domain_active(struct hv *hv, const char *name);
 /* Destroy and undefine a domain by name; 0 if it is gone afterwards. */
 int hv_remove_domain(struct hv *hv, const char *name);
 

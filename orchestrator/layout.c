@@ -2,8 +2,10 @@
 #include "layout.h"
 
 #include "paths.h"
+#include "session.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void layout_image(struct image_layout *im, const char *pool_path, const char *image_id)
 {
@@ -24,6 +26,7 @@ void layout_guest(struct guest_layout *g, const char *pool_path, const char *run
                   const char *arm, int n, const struct run_config *cfg)
 {
     domain_name(g->name, sizeof(g->name), runid, arm, n);
+    snprintf(g->session, sizeof(g->session), "%.*s", (int)strcspn(runid, "-"), runid);
     snprintf(g->root_vol, sizeof(g->root_vol), "%s-root.qcow2", g->name);
     if (cfg->filesystem == FS_TMPFS)
         g->data_vol[0] = '\0';
@@ -60,5 +63,7 @@ void layout_domain_spec(struct domain_spec *spec, const struct guest_layout *g,
         .config_path = g->config_path,
         .console_log = g->console_path,
         .emulator_pin = -1,
+        .session = g->session,
+        .machine = session_machine(),
     };
 }

@@ -28,6 +28,7 @@ struct image_layout {
 
 struct guest_layout {
     char name[LAYOUT_DOMNAME_MAX];     /* domain name */
+    char session[LAYOUT_DOMNAME_MAX];  /* the session of runid (its owner metadata) */
     char root_vol[LAYOUT_NAME_MAX];    /* <name>-root.qcow2 */
     char data_vol[LAYOUT_NAME_MAX];    /* <name>-data.qcow2|raw; "" for tmpfs */
     char config_vol[LAYOUT_NAME_MAX];  /* <name>-config.tar */
@@ -44,7 +45,8 @@ void layout_guest(struct guest_layout *g, const char *pool_path, const char *run
                   const char *arm, int n, const struct run_config *cfg);
 /* runid of the seq-th run (1-based) of a session */
 void layout_runid(char *buf, unsigned long len, const char *session, unsigned seq);
-/* Fill spec (pointers into g, im and cmdline) for a guest of a run. */
+/* Fill spec (pointers into g, im and cmdline) for a guest of a run; its
+ * owner metadata names g's session and this machine (session.h). */
 void layout_domain_spec(struct domain_spec *spec, const struct guest_layout *g,
                         const struct image_layout *im, const struct run_config *cfg,
                         int virt_type, const char *cmdline);

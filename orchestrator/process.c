@@ -2,7 +2,9 @@
 #include "process.h"
 #include "xalloc.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,4 +60,37 @@ bool process_is_mariadbd_of(pid_t pid, const char *datadir)
     char want[PATH_MAX + 16];
     snprintf(want, sizeof(want), "--datadir=%s", datadir);
     return has_argument(pid, want);
+}
+
+long long process_start_time(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* the command name, field 2, is in parentheses and may hold spaces */
+    const char *p = strrchr(buf, ')');
+    if (!p)
+        return -1;
+    p++;
+    for (int field = 3; field < 22 && p; field++)
+        p = strchr(p + 1, ' ');
+    long long t;
+    return p && sscanf(p, " %lld", &t) == 1 ? t : -1;
+}
+
+int process_is_vbed(pid_t pid)
+{
+    char name[256];
+    if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
+        return 0;
+    if (process_exe_name(pid, name, sizeof(name)) < 0)
+        return -1;
+    return strcmp(name, "vbed") == 0;
 }

@@ -7,6 +7,7 @@
 need_prog dash
 
 pool=$VBED_TEST_TMP/pool host=$VBED_TEST_TMP/host
+export VBED_SESSION_DIR=$VBED_TEST_TMP/sessions   # no record: dirs from before records
 mkdir -p "$pool" "$host/vbed-zzdead-001-host/data" "$host/vbed-zzdead-002-host/data"
 
 # an unrelated process whose pid a stale mysqld.pid names

@@ -20,6 +20,7 @@ static void spec_for(struct domain_spec *spec, struct guest_layout *g, struct im
     layout_image(im, "/var/lib/vbed/pool", "debian-mariadb-0123456789ab");
     layout_guest(g, "/var/lib/vbed/pool", "test-001", "guest", 1, cfg);
     layout_domain_spec(spec, g, im, cfg, virt, "root=/dev/vda rw console=ttyS0,115200");
+    spec->machine = "0123456789abcdef0123456789abcdef"; /* not this machine's: golden files */
 }
 
 static void golden_matrix(void **state)
@@ -50,6 +51,10 @@ static void golden_matrix(void **state)
                                                                  : "<domain type=\"qemu\">"));
                 assert_non_null(strstr(xml, "<name>vbed-test-001-guest-1</name>"));
                 assert_non_null(strstr(xml, "name=\"org.qemu.guest_agent.0\""));
+                /* whose it is, for vbed clean on a shared libvirt */
+                assert_non_null(strstr(xml, "<vbed:owner xmlns:vbed=\"" DOMAIN_OWNER_NS
+                                            "\" session=\"test\" "
+                                            "machine=\"0123456789abcdef0123456789abcdef\"/>"));
                 free(xml);
             }
         }
@@ -67,6 +72,7 @@ static void tmpfs_has_no_data_disk(void **state)
     cfg.filesystem = FS_TMPFS;
     layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
     layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda");
+    spec.machine = "0123456789abcdef0123456789abcdef";
     char *xml = domain_xml(&spec);
     assert_non_null(xml);
     assert_null(strstr(xml, "vbed-data"));
@@ -120,19 +126,26 @@ static void pinned(void **state)
     free(xml);
 }
 
-/* the KVM probe: a kernel without disks whose panic ends the domain */
+/* the KVM probe: a kernel without disks whose panic ends the domain, its
+ * serial console on a file next to the kernel (the verdict reads it) */
 static void probe(void **state)
 {
     (void)state;
-    char *xml = domain_probe_xml("vbed-probe-1234", VIRT_KVM, "/var/lib/vbed/pool/k & <k>");
+    char *xml = domain_probe_xml("vbed-probe-3d1219c7-1234", VIRT_KVM, "/var/lib/vbed/pool/k & <k>",
+                                 "/var/lib/vbed/pool/c & <c>", "m<1>");
     assert_non_null(xml);
     assert_non_null(strstr(xml, "<domain type=\"kvm\">"));
     assert_non_null(strstr(xml, "<on_reboot>destroy</on_reboot>"));
-    assert_non_null(strstr(xml, "panic=-1"));
+    assert_non_null(strstr(xml, "console=ttyS0 panic=-1"));
     assert_non_null(strstr(xml, "k &amp; &lt;k&gt;"));
+    assert_non_null(strstr(xml, "<serial type=\"file\">\n      <source path=\"/var/lib/vbed/pool/c &amp; &lt;c&gt;\"/>"));
+    assert_non_null(strstr(xml, "machine=\"m&lt;1&gt;\""));
     assert_null(strstr(xml, "<disk"));
     free(xml);
-    xml = domain_probe_xml("vbed-probe-1234", VIRT_KVM, "/var/lib/vbed/pool/vbed-image-x.vmlinuz");
+    xml = domain_probe_xml("vbed-probe-3d1219c7-1234", VIRT_KVM,
+                           "/var/lib/vbed/pool/vbed-image-x.vmlinuz",
+                           "/var/lib/vbed/pool/vbed-probe-3d1219c7-1234-console.log",
+                           "3d1219c7c4c5404aaa1f6d2a48adfda4");
     golden_check("domain/probe-kvm.xml", xml);
     free(xml);
 }

@@ -2,13 +2,16 @@
  * test:///default driver (fast, needs no QEMU): domains start and are
  * destroyed; a guest whose agent never answers fails in phase boot at its
  * time limit; a guest whose domain stops fails at once; the guests of a
- * run stop when one of them failed; `vbed clean` removes a dead session's
- * domains and volumes and leaves a live session's, images and foreign
- * things alone; an interrupted wait ends promptly. */
+ * run stop when one of them failed; `vbed clean` removes this machine's
+ * dead sessions' domains, volumes and probes and leaves a live session's,
+ * other machines', unrecorded sessions' (unless --foreign) and images in
+ * possible use alone (session records in a scratch VBED_SESSION_DIR); an
+ * interrupted wait ends promptly. */
 #include "testutil.h"
 #include "guest.h"
 #include "hypervisor.h"
 #include "keys.h"
+#include "domain.h"
 #include "leftovers.h"
 #include "log.h"
 #include "session.h"
@@ -16,6 +19,7 @@
 #include "storage.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,23 +141,95 @@ static void other_guest_failed(void **state)
     hv_destroy(g.dom);
 }
 
+static void define_and_start(const char *name, const char *owner_machine)
+{
+    char *xml;
+    if (owner_machine) {
+        if (asprintf(&xml,
+                     "<domain type='test'><name>%s</name><metadata><vbed:owner xmlns:vbed='%s' "
+                     "machine='%s'/></metadata><memory>131072</memory><os><type>hvm</type></os>"
+                     "</domain>",
+                     name, DOMAIN_OWNER_NS, owner_machine) < 0)
+            abort();
+    } else {
+        xml = test_xml(name);
+    }
+    virDomainPtr d = virDomainDefineXML(hv_conn(hv), xml);
+    free(xml);
+    assert_non_null(d);
+    assert_int_equal(virDomainCreate(d), 0);
+    virDomainFree(d);
+}
+
+static bool has_domain(const char *name)
+{
+    char **names;
+    size_t n;
+    assert_int_equal(hv_list_domains(hv, name, &names, &n), 0);
+    bool found = false;
+    for (size_t i = 0; i < n; i++)
+        found |= strcmp(names[i], name) == 0;
+    storage_free_names(names, n);
+    return found;
+}
+
+static bool has_volume(struct storage *st, const char *name)
+{
+    char **names;
+    size_t n;
+    assert_int_equal(storage_list(st, name, &names, &n), 0);
+    bool found = false;
+    for (size_t i = 0; i < n; i++)
+        found |= strcmp(names[i], name) == 0;
+    storage_free_names(names, n);
+    return found;
+}
+
+static void stop_domain(const char *name)
+{
+    virDomainPtr d = virDomainLookupByName(hv_conn(hv), name);
+    assert_non_null(d);
+    assert_int_equal(virDomainDestroy(d), 0);
+    virDomainFree(d);
+}
+
+/* `vbed clean` removes only what this machine's dead sessions left: not a
+ * live session's, not another machine's (by the domain's owner metadata),
+ * not a session it has no record of (unless foreign), and base images only
+ * when nothing may still use them. */
 static void clean_leftovers(void **state)
 {
     (void)state;
-    char live[SESSION_ID_MAX];
+    char sessions[] = "/tmp/vbed-life-sessions-XXXXXX";
+    assert_non_null(mkdtemp(sessions));
+    setenv("VBED_SESSION_DIR", sessions, 1);
+    char live[SESSION_ID_MAX], dead[SESSION_ID_MAX];
     assert_int_equal(session_begin("lifelive", live), 0);
+    assert_int_equal(session_begin("deadse", dead), 0);
+    session_end(dead);
+    assert_int_equal(session_state(live), SESSION_ALIVE);
+    assert_int_equal(session_state(dead), SESSION_DEAD);
+    assert_int_equal(session_state("norec"), SESSION_NONE);
+    assert_true(session_any_alive());
+
+    /* a probe whose vbed is gone: a child that has exited and been reaped */
+    pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    waitpid(gone, NULL, 0);
+    char probe_dead[64], probe_other[64] = "vbed-probe-ffffffff-1";
+    snprintf(probe_dead, sizeof(probe_dead), "vbed-probe-%s-%d", session_machine_tag(), (int)gone);
 
     /* persistent domains, as a crashed vbed cannot leave (its are transient),
-     * but as a user's virsh could: clean must remove those of dead sessions */
-    const char *doms[] = {"vbed-deadse-001-guest-1", "vbed-lifelive-001-guest-1", "someone-else"};
-    for (size_t i = 0; i < 3; i++) {
-        char *xml = test_xml(doms[i]);
-        virDomainPtr d = virDomainDefineXML(hv_conn(hv), xml);
-        free(xml);
-        assert_non_null(d);
-        assert_int_equal(virDomainCreate(d), 0);
-        virDomainFree(d);
-    }
+     * but as a user's virsh could */
+    define_and_start("vbed-deadse-001-guest-1", NULL);       /* ours, dead: goes */
+    define_and_start("vbed-lifelive-001-guest-1", NULL);     /* ours, alive: stays */
+    define_and_start("vbed-norec-001-guest-1", NULL);        /* no record here: foreign */
+    define_and_start("vbed-deadse-002-guest-1", "other-machine"); /* same id, other machine */
+    define_and_start("vbed-lost-001-guest-1", session_machine()); /* ours by metadata: goes */
+    define_and_start(probe_dead, session_machine());         /* our probe, vbed gone: goes */
+    define_and_start(probe_other, "other-machine");          /* another machine's probe */
+    define_and_start("someone-else", NULL);
     char dir[] = "/tmp/vbed-life-pool-XXXXXX";
     assert_non_null(mkdtemp(dir));
     struct storage *st = storage_open(hv, "vbed", dir);
@@ -162,53 +238,79 @@ static void clean_leftovers(void **state)
     key_apply_defaults(&cfg);
     cfg.disk_size = 64LL << 20;
     const char *vols[] = {"vbed-deadse-001-guest-1-data.qcow2", "vbed-lifelive-001-guest-1-data.qcow2",
-                          "vbed-image-x-0123456789ab.qcow2", "someone-elses.qcow2"};
-    for (size_t i = 0; i < 4; i++)
+                          "vbed-norec-001-guest-1-data.qcow2", "vbed-image-x-0123456789ab.qcow2",
+                          "someone-elses.qcow2"};
+    for (size_t i = 0; i < 5; i++)
         assert_int_equal(storage_create_data(st, vols[i], &cfg), 0);
 
+    struct leftovers_opts o = {.pool = "vbed", .dry_run = true};
     struct leftovers out = {0};
-    leftovers_clean_libvirt(hv, "vbed", false, true, &out); /* dry run */
-    assert_int_equal(out.removed, 0);
-    char **names;
-    size_t n;
-    assert_int_equal(storage_list(st, "", &names, &n), 0);
-    assert_int_equal(n, 4);
-    storage_free_names(names, n);
+    leftovers_clean_libvirt(hv, &o, &out); /* dry run: counts, removes nothing */
+    assert_int_equal(out.removed, 4);
+    assert_true(has_domain("vbed-deadse-001-guest-1"));
+    assert_true(has_volume(st, vols[0]));
 
+    o.dry_run = false;
     memset(&out, 0, sizeof(out));
-    leftovers_clean_libvirt(hv, "vbed", false, false, &out);
-    assert_int_equal(out.removed, 2);
+    leftovers_clean_libvirt(hv, &o, &out);
     assert_int_equal(out.failed, 0);
+    assert_int_equal(out.removed, 4);
+    assert_false(has_domain("vbed-deadse-001-guest-1"));
+    assert_false(has_domain("vbed-lost-001-guest-1"));
+    assert_false(has_domain(probe_dead));
+    assert_false(has_volume(st, vols[0]));
+    assert_true(has_domain("vbed-lifelive-001-guest-1") && has_volume(st, vols[1]));
     assert_int_equal(out.kept, 2);
-    assert_int_equal(hv_list_domains(hv, "", &names, &n), 0);
-    bool dead = false, alive = false, foreign = false;
-    for (size_t i = 0; i < n; i++) {
-        dead |= strcmp(names[i], doms[0]) == 0;
-        alive |= strcmp(names[i], doms[1]) == 0;
-        foreign |= strcmp(names[i], doms[2]) == 0;
-    }
-    storage_free_names(names, n);
-    assert_false(dead);
-    assert_true(alive && foreign);
-    assert_int_equal(storage_list(st, "", &names, &n), 0);
-    assert_int_equal(n, 3); /* live session's, image, foreign */
-    storage_free_names(names, n);
+    assert_true(has_domain("vbed-norec-001-guest-1") && has_volume(st, vols[2]));
+    assert_true(has_domain("vbed-deadse-002-guest-1") && has_domain(probe_other));
+    assert_int_equal(out.foreign, 4);
+    assert_true(has_domain("someone-else") && has_volume(st, vols[3]) && has_volume(st, vols[4]));
 
-    /* --images also removes uploaded base images */
+    /* --images: not while a session of this machine lives */
+    o.images = true;
     memset(&out, 0, sizeof(out));
-    leftovers_clean_libvirt(hv, "vbed", true, false, &out);
-    assert_int_equal(out.removed, 1);
-    assert_int_equal(storage_list(st, "vbed-image-", &names, &n), 0);
-    assert_int_equal(n, 0);
-    free(names);
+    leftovers_clean_libvirt(hv, &o, &out);
+    assert_int_equal(out.removed, 0);
+    assert_int_equal(out.images_kept, 1);
+    assert_true(has_volume(st, vols[3]));
 
+    /* the session ended: its things go; the image stays while another
+     * session's volume (which it may back) remains */
     session_end(live);
     assert_false(session_alive(live));
     memset(&out, 0, sizeof(out));
-    leftovers_clean_libvirt(hv, "vbed", false, false, &out);
-    assert_int_equal(out.removed, 2); /* the session ended: its domain and volume go */
+    leftovers_clean_libvirt(hv, &o, &out);
+    assert_int_equal(out.removed, 2);
+    assert_int_equal(out.images_kept, 1);
+    assert_true(has_volume(st, vols[3]));
+
+    /* --foreign: not a running domain, nor the volumes of a session with one */
+    o.foreign = true;
+    memset(&out, 0, sizeof(out));
+    leftovers_clean_libvirt(hv, &o, &out);
+    assert_int_equal(out.removed, 0);
+    assert_true(has_domain("vbed-norec-001-guest-1") && has_volume(st, vols[2]));
+    assert_true(has_volume(st, vols[3]));
+    /* once stopped, foreign leftovers and then the image go */
+    stop_domain("vbed-norec-001-guest-1");
+    stop_domain("vbed-deadse-002-guest-1");
+    stop_domain(probe_other);
+    memset(&out, 0, sizeof(out));
+    leftovers_clean_libvirt(hv, &o, &out);
+    assert_int_equal(out.failed, 0);
+    assert_int_equal(out.removed, 5);
+    assert_false(has_domain("vbed-norec-001-guest-1") || has_volume(st, vols[2]));
+    assert_false(has_volume(st, vols[3]));
+    assert_true(has_domain("someone-else") && has_volume(st, vols[4]));
+
+    /* the dead sessions' records are forgotten */
+    assert_int_equal(session_forget_dead(), 2);
+    assert_int_equal(session_state(dead), SESSION_NONE);
+    storage_delete(st, vols[4]);
     storage_close(st);
     rmdir(dir);
+    rmdir(sessions);
+    unsetenv("VBED_SESSION_DIR");
 }
 
 static void session_names(void **state)
@@ -256,18 +358,5 @@ int main(void)
         cmocka_unit_test(session_names),
         cmocka_unit_test(interrupted_wait_ends),
     };
-    if (geteuid() == 0)
-        return cmocka_run_group_tests(tests, open_hv, close_hv);
-    /* cmocka's skip() exits 0 and prints PASSED: leave the root-only test
-     * out, run the others, and then exit 77 so the skip is seen */
-    struct CMUnitTest rest[sizeof(tests) / sizeof(tests[0])];
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (tests[i].test_func != clean_leftovers)
-            rest[n++] = tests[i];
-    int failed = _cmocka_run_group_tests("test_lifecycle", rest, n, open_hv, close_hv);
-    if (failed)
-        return failed;
-    printf("SKIP: clean_leftovers needs root (session pid files live in /run/vbed)\n");
-    return 77;
+    return cmocka_run_group_tests(tests, open_hv, close_hv);
 }
