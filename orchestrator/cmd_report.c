@@ -29,6 +29,13 @@ void cmd_report_usage(FILE *out)
                  "arm (consolidation efficiency), and notes on runs that drift, never became\n"
                  "steady, ran on a noisy machine, started their guests apart, failed or did\n"
                  "not run. A TCG run says that its figures are not comparable with KVM.\n\n"
+                 "When the results hold per-layer counters, it shows where a transaction's\n"
+                 "time goes: per arm the requests and cache hit ratios at each layer (InnoDB,\n"
+                 "guest block, QEMU, host device) and the copies of the data; its time per\n"
+                 "transaction split into CPU, compression CPU, read and write waits and the\n"
+                 "rest; and each guest arm's gap to the host arm in points of loss, with a\n"
+                 "residual the model does not explain, in sentences and a stacked bar per\n"
+                 "variant (see README.md, \"Where the time goes\").\n\n"
                  "A results directory is checked as it is read: a name that is not one (an\n"
                  "arm, a variant label) makes vbed refuse it (exit 2), naming the file and the\n"
                  "value; a sample with a label out of its set is skipped.\n\n"
@@ -52,7 +59,8 @@ void cmd_compare_usage(FILE *out)
                  "by name. For each, the mean TPS of A and of B, the difference in %% of A,\n"
                  "Welch's t-test on the TPS of the repeats (two-sided p) and a verdict:\n"
                  "significant (p < 0.05), not significant, or too few repeats (fewer than 2\n"
-                 "on a side).\n\n"
+                 "on a side). With per-layer counters, how each part of a guest arm's gap to\n"
+                 "the host arm moved from A to B, in points of loss.\n\n"
                  "  -f, --format=FORMAT  table (default), csv, json, markdown\n\n"
                  "Exit code 2 for a bad command line or an unreadable results directory.\n");
 }
