@@ -15,7 +15,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CG_ROOT "/sys/fs/cgroup"
+/* $VBED_CGROUP_ROOT lets tests point vbed at a tree without controllers */
+static const char *cg_root(void)
+{
+    const char *r = getenv("VBED_CGROUP_ROOT");
+    return r && r[0] ? r : "/sys/fs/cgroup";
+}
+
+/* <root>/<rel> into buf */
+static const char *cg_path(char *buf, size_t len, const char *rel)
+{
+    path_join(buf, len, cg_root(), rel);
+    return buf;
+}
 
 struct cgroup {
     bool v2;
@@ -28,8 +40,8 @@ static bool exists(const char *p) { return access(p, F_OK) == 0; }
 
 const char *cgroup_version(void)
 {
-    char buf[256] = "";
-    FILE *f = fopen(CG_ROOT "/cgroup.controllers", "r");
+    char buf[256] = "", p1[PATH_MAX], p2[PATH_MAX];
+    FILE *f = fopen(cg_path(p1, sizeof(p1), "cgroup.controllers"), "r");
     if (f) {
         if (!fgets(buf, sizeof(buf), f))
             buf[0] = '\0';
@@ -37,7 +49,8 @@ const char *cgroup_version(void)
         if (strstr(buf, "memory") && strstr(buf, "cpuset"))
             return "v2";
     }
-    if (exists(CG_ROOT "/memory/memory.limit_in_bytes") && exists(CG_ROOT "/cpuset/cpuset.cpus"))
+    if (exists(cg_path(p1, sizeof(p1), "memory/memory.limit_in_bytes")) &&
+        exists(cg_path(p2, sizeof(p2), "cpuset/cpuset.cpus")))
         return "v1";
     return NULL;
 }
@@ -76,7 +89,7 @@ struct cgroup *cgroup_create(const char *name, const char *cpus, long long memor
     if (!v) {
         log_error("No cgroup with memory and cpuset controllers is mounted under %s; mount them "
                   "(cgroupfs-mount) or set host_match = none.",
-                  CG_ROOT);
+                  cg_root());
         return NULL;
     }
     struct cgroup *cg = xcalloc(1, sizeof(*cg));
@@ -85,8 +98,8 @@ struct cgroup *cgroup_create(const char *name, const char *cpus, long long memor
     cg->v2 = strcmp(v, "v2") == 0;
     if (cg->v2) {
         /* the root must hand both controllers down */
-        write_file(CG_ROOT, "cgroup.subtree_control", "+cpuset +memory");
-        path_join(cg->dirs[0], sizeof(cg->dirs[0]), CG_ROOT, name);
+        write_file(cg_root(), "cgroup.subtree_control", "+cpuset +memory");
+        path_join(cg->dirs[0], sizeof(cg->dirs[0]), cg_root(), name);
         if (make_dir(cg->dirs[0]) < 0 || write_file(cg->dirs[0], "cpuset.cpus", cpus) < 0 ||
             write_file(cg->dirs[0], "memory.max", mem) < 0 ||
             write_file(cg->dirs[0], "memory.swap.max", "0") < 0)
@@ -95,10 +108,11 @@ struct cgroup *cgroup_create(const char *name, const char *cpus, long long memor
         cg->procs_list[0] = cg->procs[0];
         return cg;
     }
-    char mems[64] = "0";
-    read_file(CG_ROOT "/cpuset/cpuset.mems", mems, sizeof(mems));
-    path_join(cg->dirs[0], sizeof(cg->dirs[0]), CG_ROOT "/memory", name);
-    path_join(cg->dirs[1], sizeof(cg->dirs[1]), CG_ROOT "/cpuset", name);
+    char mems[64] = "0", mem_root[PATH_MAX], cpuset_root[PATH_MAX], p[PATH_MAX];
+    read_file(cg_path(p, sizeof(p), "cpuset/cpuset.mems"), mems, sizeof(mems));
+    path_join(cg->dirs[0], sizeof(cg->dirs[0]), cg_path(mem_root, sizeof(mem_root), "memory"), name);
+    path_join(cg->dirs[1], sizeof(cg->dirs[1]), cg_path(cpuset_root, sizeof(cpuset_root), "cpuset"),
+              name);
     if (make_dir(cg->dirs[0]) < 0 || write_file(cg->dirs[0], "memory.limit_in_bytes", mem) < 0 ||
         make_dir(cg->dirs[1]) < 0 || write_file(cg->dirs[1], "cpuset.mems", mems) < 0 ||
         write_file(cg->dirs[1], "cpuset.cpus", cpus) < 0)

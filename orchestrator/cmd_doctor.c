@@ -1,11 +1,13 @@
 /* cmd_doctor.c: `vbed doctor`: what this host offers, one line per check,
  * each ok / warn / fail with the fix. Exit 0 unless a check fails. */
 #include "cli.h"
+#include "cgroup.h"
 #include "exitcode.h"
 #include "hypervisor.h"
 #include "keys.h"
 #include "log.h"
 #include "paths.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -168,6 +170,61 @@ static void check_space(struct doctor *d, const char *what, const char *dir)
         report(d, V_OK, what, NULL, "%.1f GiB free at %s", gib, dir);
 }
 
+/* What a host arm with host_match = guest does (hostarm.c): create a
+ * cgroup with a cpuset and a memory limit, start a process in it, and check
+ * that the process is confined (cgroup_check_member). */
+static void check_cgroups(struct doctor *d)
+{
+    static const char *fix = "run vbed as root on a host with the memory and cpuset cgroup "
+                             "controllers mounted (cgroupfs-mount), or set host_match = none";
+    const char *version = cgroup_version();
+    if (!version) {
+        report(d, V_FAIL, "cgroups", fix,
+               "no cgroup with memory and cpuset controllers: a host arm with host_match = guest "
+               "cannot run here");
+        return;
+    }
+    char name[64], why[512] = "";
+    snprintf(name, sizeof(name), "vbed-doctor-%d", (int)getpid());
+    struct cgroup *cg = cgroup_create(name, "0", 64LL << 20);
+    if (!cg) {
+        report(d, V_FAIL, "cgroups", fix,
+               "cgroup %s: cannot create a cgroup limited to CPU 0 and 64 MiB (see above): a host "
+               "arm with host_match = guest cannot run here",
+               version);
+        return;
+    }
+    const char *argv[] = {"sleep", "10", NULL};
+    struct spawn_opts o = {.quiet = 1};
+    const char *const *files = cgroup_procs_files(cg);
+    for (int i = 0; i < 3 && files[i]; i++)
+        o.cgroup_procs[i] = files[i];
+    pid_t pid = spawn_start(argv, &o);
+    int confined = -1;
+    if (pid > 0) {
+        /* the child writes itself into the cgroup before exec: allow it 2 s */
+        for (int i = 0; i < 20 && confined < 0; i++) {
+            confined = cgroup_check_member(cg, pid, "0", why, sizeof(why));
+            if (confined < 0)
+                usleep(100000);
+        }
+        spawn_stop(pid, 1);
+    } else {
+        snprintf(why, sizeof(why), "cannot start a test process");
+    }
+    cgroup_destroy(cg);
+    if (confined == 0)
+        report(d, V_OK, "cgroups", NULL,
+               "cgroup %s: a test process was confined to CPU 0 and 64 MiB (memory, cpuset), as "
+               "a host arm will be",
+               version);
+    else
+        report(d, V_FAIL, "cgroups", fix,
+               "cgroup %s: a test process was not confined (%s): a host arm with host_match = "
+               "guest cannot run here",
+               version, why);
+}
+
 static void check_host_control(struct doctor *d)
 {
     if (access("/proc/sys/vm/drop_caches", W_OK) == 0)
@@ -176,13 +233,7 @@ static void check_host_control(struct doctor *d)
         report(d, V_WARN, "page cache", "run vbed as root, or set drop_caches = no",
                "cannot write /proc/sys/vm/drop_caches: %s", strerror(errno));
 
-    if (access("/sys/fs/cgroup/cgroup.controllers", R_OK) == 0)
-        report(d, V_OK, "cgroups", NULL, "cgroup v2: the host arm can be limited to one guest's size");
-    else if (access("/sys/fs/cgroup/memory", R_OK) == 0 && access("/sys/fs/cgroup/cpuset", R_OK) == 0)
-        report(d, V_OK, "cgroups", NULL, "cgroup v1 (memory, cpuset): the host arm can be limited");
-    else
-        report(d, V_WARN, "cgroups", "mount cgroups (cgroupfs-mount), or set host_match = none",
-               "no cgroup memory/cpuset controller: the host arm cannot be matched to a guest");
+    check_cgroups(d);
 }
 
 int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
