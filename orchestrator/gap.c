@@ -169,15 +169,18 @@ static void target_figures(const struct target *t, bool guest_arm, double *f)
             f[F_LAYER0 + 5 * l + k] = per_tx(t, rows[l][k]);
 }
 
-/* The hosts's device is shared by the targets of one run that name it. */
+/* The host's device is shared by the targets of one run that name it;
+ * without labels.device the targets of a run are taken to share one (vbed
+ * puts every disk of a run in one pool). */
 static void share_host_devices(struct target *ts, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!*ts[i].device)
+        if (isnan(ts[i].v[M_HOST_READS]))
             continue;
         int same = 0;
         for (size_t j = 0; j < n; j++)
-            same += ts[j].seq == ts[i].seq && !strcmp(ts[j].device, ts[i].device);
+            same += ts[j].seq == ts[i].seq && !isnan(ts[j].v[M_HOST_READS]) &&
+                    !strcmp(ts[j].device, ts[i].device);
         ts[i].host_share = 1.0 / same;
     }
 }
