@@ -213,6 +213,7 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
     out->targets = n;
     share_host_devices(ts, n);
     out->cache_none = out->guest && n > 0;
+    out->hypervisor_fields = "";
     for (size_t i = 0; i < n; i++) {
         const struct results_run *run = results_find_run(rd, ts[i].seq);
         const char *threads = run ? results_run_config(run, "threads") : "";
@@ -221,6 +222,8 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
         ts[i].threads = *threads && !*end && k > 0 && k < 100000 ? (int)k : 0;
         ts[i].no_compression = run && !strcmp(results_run_config(run, "compression"), "none");
         out->cache_none &= run && !strcmp(run->disk_cache, "none");
+        if (run && run->hypervisor_fields && !*out->hypervisor_fields)
+            out->hypervisor_fields = run->hypervisor_fields;
     }
     /* the means: NAN when any target lacks the figure (n/a, never 0) */
     double sum[F_N] = {0};

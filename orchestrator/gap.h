@@ -98,6 +98,7 @@ struct gap_arm {
     bool cmp_in_cpu;         /* compression on, its CPU not measured: inside cpu */
     struct gap_layer_figures layer[GAP_LAYERS];
     double copies; /* copies of the data held at once; NAN unknown */
+    const char *hypervisor_fields; /* the first run's meta.json hypervisor_fields, "" if none */
     /* read requests at each layer, totals over the targets (for the checks;
      * host device reads divided between the guests that share the device) */
     double sum_innodb_reads, sum_guest_reads, sum_qemu_reads, sum_host_reads;

@@ -483,6 +483,7 @@ static struct json_object *jlayers(const struct gap_arm *g)
         json_object_array_add(rows, jl);
     }
     json_object_object_add(o, "per_layer", rows);
+    json_object_object_add(o, "hypervisor_fields", jstr(g->hypervisor_fields));
     char text[1024];
     gap_problems_text(g, text, sizeof(text));
     json_object_object_add(o, "problems", jstr(text));
