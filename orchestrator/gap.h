@@ -52,8 +52,8 @@
  * working set) + the datadir in the guest page cache + the data disk in the
  * host page cache) / working set. The host device is shared by the guests
  * of one run that name the same device (labels.device; without it, the
- * guests of a run): its counters are divided between them. Consistency checks (gap_check) flag counters that
- * do not fit together. */
+ * guests of a run): its counters are divided between them. Consistency
+ * checks (gap_arm.problems) flag counters that do not fit together. */
 #ifndef VBED_GAP_H
 #define VBED_GAP_H
 
