@@ -14,6 +14,8 @@
 #include "workingset.h"
 #include "workload.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <math.h>
 
 #include <pthread.h>
@@ -410,12 +412,39 @@ static int measure_one(struct job *j)
     return rc;
 }
 
+/* Bytes of the host arm's tables (sbtest*.ibd in its datadir) in the host
+ * page cache; -1 if none could be measured. */
+static long long host_arm_resident(const struct hostarm *h)
+{
+    char dir[PATH_MAX + 16];
+    snprintf(dir, sizeof(dir), "%s/sbtest", h->datadir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long long sum = -1;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (strncmp(de->d_name, "sbtest", 6) != 0 || len < 5 || strcmp(de->d_name + len - 4, ".ibd") != 0)
+            continue;
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+        long long b = hostcache_resident(path);
+        if (b >= 0)
+            sum = (sum < 0 ? 0 : sum) + b;
+    }
+    closedir(d);
+    return sum;
+}
+
 static void residency(struct experiment *e, const char *when)
 {
     for (size_t i = 0; i < e->n; i++) {
-        if (!e->t[i].data_file[0])
-            continue;
-        long long bytes = hostcache_resident(e->t[i].data_file);
+        long long bytes = -1;
+        if (e->t[i].host)
+            bytes = host_arm_resident(e->t[i].host); /* its datadir is the host's */
+        else if (e->t[i].data_file[0])
+            bytes = hostcache_resident(e->t[i].data_file);
         if (bytes < 0)
             continue;
         json_object *extra = json_object_new_object();

@@ -32,6 +32,7 @@ void layers_set(struct layer_snapshot *s, const char *layer, const char *name, c
     lv->layer = layer;
     lv->unit = unit;
     lv->gauge = gauge;
+    lv->device[0] = '\0';
     lv->v = v;
 }
 
@@ -134,6 +135,9 @@ void layers_add_diskstat(struct layer_snapshot *s, const char *layer, const char
     ADD("flushes", "count", d->flushes);
     ADD("flush_ms", "ms", d->flush_ms);
 #undef ADD
+    for (size_t i = 0; i < s->n; i++)
+        if (strncmp(s->v[i].name, prefix, strlen(prefix)) == 0 && s->v[i].name[strlen(prefix)] == '_')
+            snprintf(s->v[i].device, sizeof(s->v[i].device), "%s", d->name);
 }
 
 /* ---- InnoDB ---- */
@@ -368,6 +372,8 @@ void layers_samples(const struct layer_snapshot *before, const struct layer_snap
         }
         json_object *extra = json_object_new_object();
         json_object_object_add(extra, "layer", json_object_new_string(a->layer));
+        if (a->device[0])
+            json_object_object_add(extra, "device", json_object_new_string(a->device));
         samples_add(samples, a->name, value, a->unit, guest, NULL, 0, extra);
     }
 }

@@ -38,6 +38,7 @@ struct layer_value {
     const char *layer;          /* "innodb", "guest", "hypervisor", "host" */
     const char *unit;
     bool gauge;                 /* a level, not a counter: written as its value after */
+    char device[32];            /* the block device it counts, as label "device"; "" none */
     double v;
 };
 

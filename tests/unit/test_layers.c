@@ -75,7 +75,12 @@ static void deltas_and_absence(void **state)
     layers_set(&b, "guest", "guest_cached_bytes", "bytes", true, 9);
     layers_set(&b, "innodb", "innodb_data_reads", "count", false, 40); /* after only */
     layers_set(&b, "guest", "guest_disk_reads", "count", false, 170);   /* replaced */
-    assert_int_equal(b.n, 3);
+    struct diskstat d0 = {.reads = 10, .flushes = NAN, .flush_ms = NAN}, d1 = {.reads = 15, .flushes = NAN, .flush_ms = NAN};
+    snprintf(d0.name, sizeof(d0.name), "vda");
+    snprintf(d1.name, sizeof(d1.name), "vda");
+    layers_add_diskstat(&a, "host", "hostdev", &d0);
+    layers_add_diskstat(&b, "host", "hostdev", &d1);
+    assert_int_equal(b.n, 9); /* 3 + hostdev's 6 (no flush counters on this kernel) */
     assert_true(layers_get(&b, "guest_disk_reads") == 170);
 
     char dir[] = "/tmp/vbed-test-layers-XXXXXX";
@@ -97,6 +102,10 @@ static void deltas_and_absence(void **state)
     assert_non_null(strstr(text, "\"metric\":\"guest_cached_bytes\",\"value\":9"));
     assert_null(strstr(text, "innodb_data_reads"));
     assert_non_null(strstr(text, "\"layer\":\"guest\""));
+    /* the host device's counters name the device */
+    assert_non_null(strstr(text, "\"metric\":\"hostdev_reads\",\"value\":5"));
+    assert_non_null(strstr(text, "\"device\":\"vda\""));
+    assert_null(strstr(text, "hostdev_flushes"));
     free(text);
     unlink(path);
     rmdir(dir);
