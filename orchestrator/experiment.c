@@ -36,6 +36,7 @@ struct measured {
     /* measure */
     struct innodb_counters before, after;
     struct layer_snapshot layers_before, layers_after;
+    bool after_ok;            /* counters read after the phase: deltas can be given */
     char guest_dev[16];       /* the data disk's name in the guest */
     struct cpu_times guest_before, guest_after;
     bool guest_before_ok, guest_after_ok;
@@ -59,9 +60,11 @@ static int fail(struct experiment *e, const char *fmt, ...)
 {
     pthread_mutex_lock(&error_lock);
     if (!e->error[0]) {
+        /* the reason names the phase; the message names the target */
+        int n = snprintf(e->error, sizeof(e->error), "in phase %s: ", e->phase ? e->phase : "setup");
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(e->error, sizeof(e->error), fmt, ap);
+        vsnprintf(e->error + n, sizeof(e->error) - (size_t)n, fmt, ap);
         va_end(ap);
     }
     pthread_mutex_unlock(&error_lock);
@@ -381,6 +384,7 @@ static int counters_after(struct job *j)
     snapshot_layers(j, &j->m->layers_after);
     if (innodb_counters(j->t->sql, &j->m->after) < 0)
         return fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
+    j->m->after_ok = true;
     return 0;
 }
 
@@ -560,7 +564,8 @@ static void report_samples(struct experiment *e, const struct target *t, const s
     wl = json_object_new_object();
     json_object_object_add(wl, "layer", json_object_new_string("workload"));
     samples_add(s, "measure_s", r->total_time_s, "s", g, src, ts, wl);
-    layers_samples(&m->layers_before, &m->layers_after, s, g);
+    if (m->after_ok)
+        layers_samples(&m->layers_before, &m->layers_after, s, g);
     samples_add(s, "reconnects_per_s", r->reconnects_per_s, "1/s", g, src, ts, NULL);
     double drift = window_drift(r->intervals, r->n_intervals);
     json_object *steady = json_object_new_object();
@@ -572,6 +577,8 @@ static void report_samples(struct experiment *e, const struct target *t, const s
                  "state; a longer warmup may help)",
                  t->name, drift * 100);
 
+    if (!m->after_ok)
+        return; /* no counters after the phase: no deltas */
     struct innodb_counters d;
     innodb_counters_delta(&m->before, &m->after, &d);
     add_measured(s, "bp_read_requests", d.bp_read_requests, "count", g, NULL, ts, NULL);
@@ -609,8 +616,9 @@ static int measure(struct experiment *e, struct measured *m)
         host_ok = host_ok && noise_read_host(&h1) == 0;
         samples_add(e->samples, "vbed_cpu_s", e->cpu_measure_s, "s", 0, NULL, 0, NULL);
         residency(e, "after");
-        if (rc == 0)
-            rc = each(e, m, counters_after, false);
+        /* also when a target failed: the others' counters are still theirs */
+        if (!signals_interrupted() && each(e, m, counters_after, false) < 0)
+            rc = -1;
         noise_samples(e, m, host_ok, &h0, &h1, run0, run1);
     }
 
@@ -619,8 +627,9 @@ static int measure(struct experiment *e, struct measured *m)
     for (size_t i = 0; i < e->n; i++) {
         if (!m[i].parsed)
             continue;
-        if (rc == 0)
-            report_samples(e, &e->t[i], &m[i]);
+        /* a target that measured keeps its figures, whatever happened to
+         * the others (the run's status in meta.json says it failed) */
+        report_samples(e, &e->t[i], &m[i]);
         interval_samples(e, &e->t[i], m[i].report.intervals, m[i].report.n_intervals, "measure",
                          e->t[i].started, 0);
         wg[parsed++] = (struct window_guest){e->t[i].started, m[i].report.intervals,
@@ -656,14 +665,17 @@ int experiment_run(struct experiment *e)
         samples_add(e->samples, "host_memory_bytes", (double)e->host_memory, "bytes", 0,
                     "/proc/meminfo", 0, NULL);
     struct measured *m = xcalloc(e->n, sizeof(*m));
+    e->phase = "prepare";
     log_info("prepare: %lld table%s of %lld rows in %zu target%s", e->cfg->tables,
              e->cfg->tables == 1 ? "" : "s", e->cfg->table_size, e->n, e->n == 1 ? "" : "s");
     int rc = each(e, m, prepare_one, false);
     if (rc == 0 && e->cfg->drop_caches && hostcache_drop() < 0)
         rc = fail(e, "cannot drop the host's page cache");
+    e->phase = "warm-up";
     if (rc == 0)
         rc = warmup(e, m);
     if (rc == 0) {
+        e->phase = "measure";
         log_info("measure: %llds in %zu target%s at once", e->cfg->duration, e->n, e->n == 1 ? "" : "s");
         rc = measure(e, m);
     }

@@ -30,7 +30,8 @@ struct experiment {
     struct target *t;
     size_t n;
     struct samples *samples;
-    char error[512];          /* the first failure */
+    char error[512];          /* the first failure: "in phase P: what, naming the target" */
+    const char *phase;        /* the phase running (for error) */
     bool host_local;          /* the targets run on this machine: host-side figures are theirs */
     long long host_memory;    /* set by experiment_run: MemTotal here, -1 if not local */
     double tps_arm;           /* the result: the arm's TPS over the common window */

@@ -193,8 +193,10 @@ static int run_experiment(struct guest_run *gr)
                                json_object_new_string(e.hv_fields));
         meta_write(r->meta);
     }
-    if (rc < 0)
+    if (rc < 0) {
         log_error("run %s: %s", gr->run->runid, e.error);
+        json_object_object_add(gr->run->meta_run, "reason", json_object_new_string(e.error));
+    }
     else
         gr->run->tps_arm = e.tps_arm;
     for (size_t i = 0; i < gr->n; i++)
@@ -247,8 +249,13 @@ int guestrun_execute(struct run *run)
     progress_end(gr.progress);
     for (size_t i = 0; i < gr.n; i++) {
         gr.guests[i].progress = NULL;
-        if (gr.guests[i].phase == GP_FAILED)
+        if (gr.guests[i].phase == GP_FAILED) {
             log_error("%s", gr.guests[i].error);
+            if (!json_object_object_get_ex(run->meta_run, "reason", NULL) &&
+                !strstr(gr.guests[i].error, "another guest"))
+                json_object_object_add(run->meta_run, "reason",
+                                       json_object_new_string(gr.guests[i].error));
+        }
     }
     if (rc == 0) {
         record_ready(&gr);

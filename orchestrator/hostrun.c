@@ -55,8 +55,10 @@ int hostrun_execute(struct run *run)
     struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples, .host_local = true};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
-    if (rc < 0)
+    if (rc < 0) {
         log_error("run %s: %s", run->runid, e.error);
+        json_object_object_add(run->meta_run, "reason", json_object_new_string(e.error));
+    }
     else
         run->tps_arm = e.tps_arm;
     target_close(&t);
