@@ -51,6 +51,9 @@ static void golden_matrix(void **state)
                                                                  : "<domain type=\"qemu\">"));
                 assert_non_null(strstr(xml, "<name>vbed-test-001-guest-1</name>"));
                 assert_non_null(strstr(xml, "name=\"org.qemu.guest_agent.0\""));
+                /* a balloon for its statistics (the guest's page cache from the host) */
+                assert_non_null(strstr(xml, "<memballoon model=\"virtio\">"));
+                assert_non_null(strstr(xml, "<stats period=\"5\"/>"));
                 /* whose it is, for vbed clean on a shared libvirt */
                 assert_non_null(strstr(xml, "<vbed:owner xmlns:vbed=\"" DOMAIN_OWNER_NS
                                             "\" session=\"test\" "
