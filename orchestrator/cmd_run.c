@@ -163,28 +163,51 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
     return 0;
 }
 
-/* Where each run's data fits, estimated from its table sizes; a warning for
- * every run that never leaves the buffer pool. */
+/* Where each run's data fits, estimated from its table sizes: a line per
+ * run for plans a person reads run by run, a count per arm and cache for
+ * larger ones (linear in the runs either way); a warning for every arm
+ * whose data never leaves the buffer pool. */
+#define WS_LIST_MAX 64
+
 static void print_working_sets(const struct plan *p, FILE *out)
 {
     long long host_mem = ws_host_memory();
     fprintf(out, "\nWorking set (estimated from tables x table_size; a run measures it on disk "
                  "after prepare):\n");
-    for (size_t s = 0; s < p->n_specs; s++) {
-        const struct plan_spec *sp = &p->specs[s];
-        const char *arm = p->arms[sp->arm].name;
-        int kind = p->arms[sp->arm].kind;
-        long long data = ws_estimate_bytes(&sp->cfg);
-        char text[512], vars[256];
-        ws_describe(&sp->cfg, kind, data, true, host_mem, text, sizeof(text));
-        plan_spec_variants(p, s, vars, sizeof(vars));
-        fprintf(out, "  %-12s variants %-8s %s: %s\n", arm, vars,
-                ws_fit_name(ws_classify(&sp->cfg, kind, data, host_mem)), text);
-        if (ws_classify(&sp->cfg, kind, data, host_mem) == WS_BUFFER_POOL)
-            log_warn("arm [%s] (variants %s): its data (~%lld MiB estimated) fits in its buffer "
-                     "pool (%lld MiB): the disk cache mode cannot matter here; raise tables or "
-                     "table_size, or lower buffer_pool",
-                     arm, vars, data >> 20, sp->cfg.buffer_pool >> 20);
+    for (size_t a = 0; a < p->n_arms; a++) {
+        size_t count[WS_NONE + 1] = {0};
+        long long bp_data = -1, bp_pool = 0;
+        const char *arm = p->arms[a].name;
+        int kind = p->arms[a].kind;
+        for (size_t s = 0; s < p->n_specs; s++) {
+            const struct plan_spec *sp = &p->specs[s];
+            if (sp->arm != a)
+                continue;
+            long long data = ws_estimate_bytes(&sp->cfg);
+            enum ws_fit fit = ws_classify(&sp->cfg, kind, data, host_mem);
+            count[fit]++;
+            if (fit == WS_BUFFER_POOL && bp_data < 0)
+                bp_data = data, bp_pool = sp->cfg.buffer_pool;
+            if (p->n_specs <= WS_LIST_MAX) {
+                char text[512], vars[256];
+                ws_describe(&sp->cfg, kind, data, true, host_mem, text, sizeof(text));
+                plan_spec_variants(p, s, vars, sizeof(vars));
+                fprintf(out, "  %-12s variants %-8s %s: %s\n", arm, vars, ws_fit_name(fit), text);
+            }
+        }
+        size_t runs = 0;
+        for (int f = 0; f <= WS_NONE; f++)
+            runs += count[f];
+        if (p->n_specs > WS_LIST_MAX)
+            fprintf(out, "  %-12s %zu runs: %zu buffer_pool, %zu guest_page_cache, %zu host_page_cache, %zu none\n",
+                    arm, runs, count[WS_BUFFER_POOL], count[WS_GUEST_PAGE_CACHE],
+                    count[WS_HOST_PAGE_CACHE], count[WS_NONE]);
+        if (count[WS_BUFFER_POOL])
+            log_warn("arm [%s]: %s%zu of its %zu runs: its data (e.g. ~%lld MiB estimated) fits in its "
+                     "buffer pool (%lld MiB): the disk cache mode cannot matter there; raise tables "
+                     "or table_size, or lower buffer_pool",
+                     arm, count[WS_BUFFER_POOL] == runs ? "all " : "", count[WS_BUFFER_POOL], runs,
+                     bp_data >> 20, bp_pool >> 20);
     }
 }
 

@@ -78,7 +78,7 @@ buffer_pool = 128M
 arm = guest
 INI
 expect_rc 0 "$VBED" run --dry-run "$VBED_TEST_TMP/small.ini"
-contains "$err" "arm [small] (variants 1): its data (~6 MiB estimated) fits in its buffer pool (128 MiB): the disk cache mode cannot matter here" ||
+contains "$err" "arm [small]: all 1 of its 1 runs: its data (e.g. ~6 MiB estimated) fits in its buffer pool (128 MiB): the disk cache mode cannot matter there" ||
   fail "no warning for data that fits in the buffer pool"
 contains "$out" "buffer_pool: data 6.4 MiB (estimated) fits in the buffer pool (128.0 MiB)" ||
   fail "the plan does not say where the data fits"
