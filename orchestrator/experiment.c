@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 /* per-target state of the warm-up and the measure phase */
 struct measured {
@@ -355,12 +354,8 @@ static void snapshot_layers(struct job *j, struct layer_snapshot *s)
     /* the CPU that executes the workload: a guest's QEMU; the host arm's
      * mariadbd and its sysbench (vbed's only child while it measures) */
     double cpu = target_cpu_s(t);
-    if (cpu >= 0 && t->host) {
-        struct rusage ru;
-        getrusage(RUSAGE_CHILDREN, &ru);
-        cpu += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-    }
+    if (cpu >= 0 && t->host)
+        cpu += noise_cpu_children_s();
     if (cpu >= 0)
         layers_set(s, "workload", "server_cpu_s", "s", false, cpu);
 }
@@ -464,14 +459,6 @@ static void residency(struct experiment *e, const char *when)
         samples_add(e->samples, "host_cached_bytes", (double)cached, "bytes", 0, NULL, 0, a);
         samples_add(e->samples, "host_dirty_bytes", (double)dirty, "bytes", 0, NULL, 0, b);
     }
-}
-
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* CPU seconds of everything that is part of the run: the targets' servers
@@ -609,9 +596,9 @@ static int measure(struct experiment *e, struct measured *m)
         struct cpu_times h0, h1;
         bool host_ok = e->host_local && noise_read_host(&h0) == 0;
         double run0 = run_cpu_s(e);
-        double cpu0 = cpu_seconds();
+        double cpu0 = noise_cpu_self_s();
         rc = each(e, m, measure_one, true);
-        e->cpu_measure_s = cpu_seconds() - cpu0;
+        e->cpu_measure_s = noise_cpu_self_s() - cpu0;
         double run1 = run_cpu_s(e);
         host_ok = host_ok && noise_read_host(&h1) == 0;
         samples_add(e->samples, "vbed_cpu_s", e->cpu_measure_s, "s", 0, NULL, 0, NULL);

@@ -12,6 +12,7 @@
 #include "guest.h"
 #include "log.h"
 #include "mycnf.h"
+#include "noise.h"
 #include "paths.h"
 #include "placement.h"
 #include "postmortem.h"
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 struct guest_run {
@@ -33,14 +33,6 @@ struct guest_run {
     volatile int abort_all;
     struct progress *progress;
 };
-
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
 
 static double now(void)
 {
@@ -107,7 +99,7 @@ static int start_guests(struct guest_run *gr)
 static int wait_guests(struct guest_run *gr)
 {
     pthread_t *threads = xcalloc(gr->n, sizeof(pthread_t));
-    double cpu0 = cpu_seconds(), t0 = now();
+    double cpu0 = noise_cpu_self_s(), t0 = now();
     for (size_t i = 0; i < gr->n; i++)
         pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
     /* this thread only redraws the progress lines */
@@ -125,7 +117,7 @@ static int wait_guests(struct guest_run *gr)
     for (size_t i = 0; i < gr->n; i++)
         pthread_join(threads[i], NULL);
     free(threads);
-    double cpu = cpu_seconds() - cpu0, wall = now() - t0;
+    double cpu = noise_cpu_self_s() - cpu0, wall = now() - t0;
     log_info("run %s: vbed used %.2f s of CPU in %.0f s of waiting for %zu guest%s (%.2f%% of one "
              "core)",
              gr->run->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s",

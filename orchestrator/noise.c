@@ -75,13 +75,16 @@ double noise_pid_cpu_s(pid_t pid)
 
 static double tv(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
-double noise_self_cpu_s(void)
+static double rusage_s(int who)
 {
-    struct rusage self, kids;
-    getrusage(RUSAGE_SELF, &self);
-    getrusage(RUSAGE_CHILDREN, &kids);
-    return tv(self.ru_utime) + tv(self.ru_stime) + tv(kids.ru_utime) + tv(kids.ru_stime);
+    struct rusage ru;
+    getrusage(who, &ru);
+    return tv(ru.ru_utime) + tv(ru.ru_stime);
 }
+
+double noise_cpu_self_s(void) { return rusage_s(RUSAGE_SELF); }
+double noise_cpu_children_s(void) { return rusage_s(RUSAGE_CHILDREN); }
+double noise_self_cpu_s(void) { return noise_cpu_self_s() + noise_cpu_children_s(); }
 
 double noise_steal_pct(const struct cpu_times *a, const struct cpu_times *b)
 {

@@ -36,8 +36,10 @@ double noise_parse_pid_stat(const char *text, long clk_tck);
 /* Of a live process; -1 if it cannot be read. */
 double noise_pid_cpu_s(pid_t pid);
 
-/* vbed's own CPU and its waited-for children's, seconds. */
+/* vbed's own CPU and its waited-for children's, seconds; each alone. */
 double noise_self_cpu_s(void);
+double noise_cpu_self_s(void);
+double noise_cpu_children_s(void);
 
 /* steal % over [a, b]; NAN if no time passed */
 double noise_steal_pct(const struct cpu_times *a, const struct cpu_times *b);
