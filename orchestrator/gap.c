@@ -151,11 +151,14 @@ static void target_figures(const struct target *t, bool guest_arm, double *f)
     f[F_WR] = per_tx(t, (guest_arm ? gwms : hwms) / 1000);
     f[F_BP_HIT] = v[M_BP_HIT];
     /* copies: the buffer pool's share of the working set, the guest page
-     * cache's (a guest) and the host page cache's */
+     * cache's (a guest) and the host page cache's -- each at most one copy:
+     * a cache that holds more than the working set holds other files too
+     * (the redo log, the system tablespace share the data disk) */
     double ws = v[M_WS_BYTES], in_bp = fmin(v[M_BP_BYTES], ws);
-    double in_guest = guest_arm ? v[M_GUEST_DATADIR_CACHED] : 0;
-    f[F_COPIES] = ws > 0 && isfinite(in_bp) ? (in_bp + in_guest + v[M_HOST_CACHE_AFTER]) / ws
-                                            : NAN;
+    double in_guest = guest_arm ? fmin(v[M_GUEST_DATADIR_CACHED], ws) : 0;
+    f[F_COPIES] = ws > 0 && isfinite(in_bp)
+                      ? (in_bp + in_guest + fmin(v[M_HOST_CACHE_AFTER], ws)) / ws
+                      : NAN;
     const double rows[GAP_LAYERS][5] = {
         [GAP_LAYER_INNODB] = {v[M_INNODB_READS], v[M_INNODB_WRITES], v[M_INNODB_FSYNCS], NAN, NAN},
         [GAP_LAYER_GUEST] = {v[M_GUEST_READS], v[M_GUEST_WRITES], v[M_GUEST_FLUSHES],

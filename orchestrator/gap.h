@@ -49,8 +49,9 @@
  * InnoDB data reads), host page cache (1 - host device reads / QEMU reads;
  * the host arm: 1 - host device reads / InnoDB data reads), clamped to
  * [0, 1]; and the copies of the data held at once: (min(buffer pool,
- * working set) + the datadir in the guest page cache + the data disk in the
- * host page cache) / working set. The host device is shared by the guests
+ * working set) + min(the tables in the guest page cache, working set) +
+ * min(the data disk in the host page cache, working set)) / working set, at
+ * most 3 (a cache holding more than the working set holds other files). The host device is shared by the guests
  * of one run that name the same device (labels.device; without it, the
  * guests of a run): its counters are divided between them. Consistency
  * checks (gap_arm.problems) flag counters that do not fit together. */

@@ -226,8 +226,7 @@ void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot
     /* the datadir's files in the guest page cache (util-linux fincore) */
     const char *argv[] = {"/bin/sh", "-c",
                           "fincore --bytes --noheadings --raw --output RES "
-                          "/var/lib/mysql/sbtest/*.ibd /var/lib/mysql/ib_logfile0 "
-                          "/var/lib/mysql/ibdata1",
+                          "/var/lib/mysql/sbtest/sbtest*.ibd",
                           NULL};
     struct agent_result r = {0};
     if (t->dom && agent_exec(t->dom, argv, NULL, 60, &r) == 0 && r.exitcode == 0 && r.out) {

@@ -5,8 +5,8 @@
  *               and their bytes, fsyncs, row lock waits
  *   guest       the guest kernel, through its agent: /proc/diskstats of the
  *               data disk, /proc/stat (user, system, iowait, steal),
- *               /proc/meminfo (Cached, Dirty) and how much of the datadir's
- *               files its page cache holds (fincore)
+ *               /proc/meminfo (Cached, Dirty) and how much of the sysbench
+ *               tables' files its page cache holds (fincore)
  *   hypervisor  libvirt's domain stats (virDomainListGetStats): the data
  *               disk's rd/wr/fl requests, bytes and times, cpu.time, the
  *               vCPUs' time and delay (waiting for a host CPU)

@@ -41,7 +41,8 @@ contains "$out" "residual 19.5 points. The model does not explain this run" || f
 contains "$out" "(n/a, in the residual: writes and flushes)" || fail "an absent counter is not n/a"
 contains "$out" "guest  guest block      1.14       4.00        1.20       6.43 ms        3.00 ms  guest page cache      0.600" || fail "no guest block layer"
 contains "$out" "arm guest, variant 2: the layers' counters do not fit together: guest block reads" || fail "no consistency note"
-echo "$out" | grep -Eq "^  guest  4 +82\.91 ms .* 2\.69$" || fail "guest arm: time per transaction or copies"
+# copies: each cache counts up to one working set (the fixture's guest page cache holds more)
+echo "$out" | grep -Eq "^  guest  4 +82\.91 ms .* 2\.40$" || fail "guest arm: time per transaction or copies"
 expect_rc 0 "$VBED" compare "$res" tests/data/results/$name-b
 contains "$out" "compression=row-zlib  guest  reads a cache above would have served    7.4 pts (6.13 ms)    3.4 pts (2.64 ms)  -4.0 pts" || fail "compare: reads did not move"
 # results without layer counters print none of it (a copy: report writes
