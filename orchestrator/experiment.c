@@ -30,6 +30,7 @@ struct measured {
     struct sysbench_report slice;
     bool slice_parsed;
     struct sysbench_interval *warm;
+    int *warm_slice;          /* the slice (1-based) of each */
     size_t n_warm;
     int slices;
     /* measure */
@@ -186,14 +187,17 @@ static int prepare_one(struct job *j)
 
 /* ---- warm-up ---- */
 
+/* slice: the warm-up slice (1-based) of each interval, or NULL */
 static void interval_samples(struct experiment *e, const struct target *t,
-                             const struct sysbench_interval *iv, size_t n, const char *phase,
-                             double start, double offset)
+                             const struct sysbench_interval *iv, const int *slice, size_t n,
+                             const char *phase, double start, double offset)
 {
     for (size_t i = 0; i < n; i++) {
         json_object *extra = json_object_new_object();
         json_object_object_add(extra, "phase", json_object_new_string(phase));
         json_object_object_add(extra, "t", json_object_new_double(iv[i].t + offset));
+        if (slice)
+            json_object_object_add(extra, "slice", json_object_new_int(slice[i]));
         samples_add(e->samples, "tps_interval", iv[i].tps, "tx/s", t->guest, t->out_path,
                     start + iv[i].t, extra);
     }
@@ -220,7 +224,9 @@ static int warm_slice(struct job *j, long long seconds, const char *out)
     free(text);
     double base = (double)m->slices * VERDICT_SLICE_S; /* a fixed warm-up is one slice */
     m->warm = xrealloc(m->warm, (m->n_warm + m->slice.n_intervals + 1) * sizeof(*m->warm));
+    m->warm_slice = xrealloc(m->warm_slice, (m->n_warm + m->slice.n_intervals + 1) * sizeof(int));
     for (size_t i = 0; i < m->slice.n_intervals; i++) {
+        m->warm_slice[m->n_warm] = m->slices + 1;
         m->warm[m->n_warm] = m->slice.intervals[i];
         m->warm[m->n_warm++].t += base;
     }
@@ -263,13 +269,15 @@ static void warmup_record(struct experiment *e, struct measured *m, double total
     samples_add(e->samples, "warmup_total_s", total_s, "s", 0, NULL, 0, NULL);
     for (size_t i = 0; i < e->n; i++) {
         struct target *t = &e->t[i];
-        bool steady = is_auto ? st->t[i].steady_at >= 0 : fixed_warmup_steady(&m[i], e->cfg);
+        /* steady: the rule held in the last slice, as the measure phase began
+         * (a capped warm-up may have a target that held once and lost it) */
+        bool steady = is_auto ? st->t[i].steady_now : fixed_warmup_steady(&m[i], e->cfg);
         double needed = is_auto && steady ? st->t[i].steady_at : total_s;
         json_object *extra = json_object_new_object();
         json_object_object_add(extra, "steady", json_object_new_string(steady ? "yes" : "no"));
         json_object_object_add(extra, "mode", json_object_new_string(is_auto ? "auto" : "fixed"));
         samples_add(e->samples, "warmup_s", needed, "s", t->guest, NULL, 0, extra);
-        interval_samples(e, t, m[i].warm, m[i].n_warm, "warmup", 0, -total_s);
+        interval_samples(e, t, m[i].warm, m[i].warm_slice, m[i].n_warm, "warmup", 0, -total_s);
         if (!steady)
             log_warn("%s: TPS not steady after %.0f s of warm-up (rule: two consecutive %d s "
                      "slices within %.0f%% and drift within +-%.2f, or within their noise)",
@@ -617,8 +625,8 @@ static int measure(struct experiment *e, struct measured *m)
         /* a target that measured keeps its figures, whatever happened to
          * the others (the run's status in meta.json says it failed) */
         report_samples(e, &e->t[i], &m[i]);
-        interval_samples(e, &e->t[i], m[i].report.intervals, m[i].report.n_intervals, "measure",
-                         e->t[i].started, 0);
+        interval_samples(e, &e->t[i], m[i].report.intervals, NULL, m[i].report.n_intervals,
+                         "measure", e->t[i].started, 0);
         wg[parsed++] = (struct window_guest){e->t[i].started, m[i].report.intervals,
                                              m[i].report.n_intervals};
     }
@@ -671,6 +679,7 @@ int experiment_run(struct experiment *e)
         sysbench_report_free(&m[i].report);
         sysbench_report_free(&m[i].slice);
         free(m[i].warm);
+        free(m[i].warm_slice);
     }
     free(m);
     return rc;

@@ -64,7 +64,8 @@ fits() { jq -r "select(.metric == \"working_set_bytes\" and .labels.arm == \"$1\
 [ "$(fits guest)" = guest_page_cache ] || fail "guest arm: fits '$(fits guest)'"
 [ "$(fits tuned)" = none ] || fail "tuned arm: fits '$(fits tuned)'"
 # warm-up: every target says what it needed; where it says steady, the rule
-# held on its last two 10 s slices (recomputed here from the interval samples)
+# held on its last two 10 s slices (recomputed here from the interval samples,
+# grouped by their labels.slice)
 [ "$(q '.metric == "warmup_s"' | grep -c .)" -eq 4 ] || fail "expected 4 warmup_s samples"
 jq -s '
   def mean: add / length;
@@ -79,11 +80,10 @@ jq -s '
   . as $all
   | [ $all[] | select(.metric == "warmup_s" and .labels.steady == "yes" and .labels.mode == "auto") ]
   | map(. as $w
-      | ([ $all[] | select(.metric == "warmup_total_s" and .labels.run == $w.labels.run) | .value ][0]) as $total
       | [ $all[] | select(.metric == "tps_interval" and .labels.phase == "warmup"
             and .labels.arm == $w.labels.arm and .labels.guest == $w.labels.guest
             and .labels.run == $w.labels.run)
-          | {t: .labels.t, tps: .value, slice: ((.labels.t + $total - 0.5) / 10 | floor)} ]
+          | {t: .labels.t, tps: .value, slice: .labels.slice} ]
       | group_by(.slice) | .[-2:] as $two
       | ($two[0] | map(.tps)) as $p | ($two[1] | map(.tps)) as $c
       | ($p | mean) as $a | ($c | mean) as $b | ($two[1] | sort_by(.t) | fit) as $f
