@@ -199,7 +199,9 @@ static void print_working_sets(const struct plan *p, FILE *out)
         for (int f = 0; f <= WS_NONE; f++)
             runs += count[f];
         if (p->n_specs > WS_LIST_MAX)
-            fprintf(out, "  %-12s %zu runs: %zu buffer_pool, %zu guest_page_cache, %zu host_page_cache, %zu none\n",
+            fprintf(out,
+                    "  %-12s %zu runs: %zu buffer_pool, %zu guest_page_cache, %zu host_page_cache, "
+                    "%zu none\n",
                     arm, runs, count[WS_BUFFER_POOL], count[WS_GUEST_PAGE_CACHE],
                     count[WS_HOST_PAGE_CACHE], count[WS_NONE]);
         if (count[WS_BUFFER_POOL])

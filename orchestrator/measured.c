@@ -1,0 +1,194 @@
+/* measured.c: what a measure phase records (see experiment.h, phase.h):
+ * each target's sysbench figures, InnoDB's counters and every layer's
+ * (layers.h) as deltas, the host page-cache residency of its data, and the
+ * noise of the machine over the phase (noise.h) with its warnings. */
+#include "phase.h"
+
+#include "hostcache.h"
+#include "log.h"
+#include "verdicts.h"
+#include "window.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Bytes of the host arm's tables (sbtest*.ibd in its datadir) in the host
+ * page cache; -1 if none could be measured. */
+static long long host_arm_resident(const struct hostarm *h)
+{
+    char dir[PATH_MAX + 16];
+    snprintf(dir, sizeof(dir), "%s/sbtest", h->datadir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long long sum = -1;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (strncmp(de->d_name, "sbtest", 6) != 0 || len < 5 || strcmp(de->d_name + len - 4, ".ibd") != 0)
+            continue;
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+        long long b = hostcache_resident(path);
+        if (b >= 0)
+            sum = (sum < 0 ? 0 : sum) + b;
+    }
+    closedir(d);
+    return sum;
+}
+
+void phase_residency(struct experiment *e, const char *when)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        long long bytes = -1;
+        if (e->t[i].host)
+            bytes = host_arm_resident(e->t[i].host); /* its datadir is the host's */
+        else if (e->t[i].data_file[0])
+            bytes = hostcache_resident(e->t[i].data_file);
+        if (bytes < 0)
+            continue;
+        json_object *extra = json_object_new_object();
+        json_object_object_add(extra, "when", json_object_new_string(when));
+        samples_add(e->samples, "host_cache_data_bytes", (double)bytes, "bytes", e->t[i].guest, NULL,
+                    0, extra);
+    }
+    long long cached, dirty;
+    if (hostcache_meminfo(&cached, &dirty) == 0) {
+        json_object *a = json_object_new_object(), *b = json_object_new_object();
+        json_object_object_add(a, "when", json_object_new_string(when));
+        json_object_object_add(b, "when", json_object_new_string(when));
+        samples_add(e->samples, "host_cached_bytes", (double)cached, "bytes", 0, NULL, 0, a);
+        samples_add(e->samples, "host_dirty_bytes", (double)dirty, "bytes", 0, NULL, 0, b);
+    }
+}
+
+/* CPU seconds of everything that is part of the run: the targets' servers
+ * (guests' QEMU, the host arm's mariadbd), vbed and its children (the host
+ * arm's sysbench); -1 if a target's is unknown */
+double phase_run_cpu_s(const struct experiment *e)
+{
+    double sum = noise_self_cpu_s();
+    for (size_t i = 0; i < e->n; i++) {
+        double c = target_cpu_s(&e->t[i]);
+        if (c < 0)
+            return -1;
+        sum += c;
+    }
+    return sum;
+}
+
+/* Steal and other processes' CPU over the measure phase, and each guest's
+ * steal: samples, and a warning beyond the limits of verdicts.h. */
+void phase_noise_samples(struct experiment *e, const struct measured *m, bool host_ok,
+                          const struct cpu_times *h0, const struct cpu_times *h1, double run0,
+                          double run1)
+{
+    struct samples *s = e->samples;
+    if (host_ok) {
+        double steal = noise_steal_pct(h0, h1);
+        if (!isnan(steal)) {
+            samples_add(s, "host_steal_pct", steal, "percent", 0, "/proc/stat", 0, NULL);
+            if (steal > VERDICT_HOST_STEAL_PCT)
+                log_warn("the host's CPUs lost %.1f%% of their time to steal during the measure "
+                         "phase (limit %.0f%%): another tenant of this machine was busy",
+                         steal, VERDICT_HOST_STEAL_PCT);
+        }
+        if (run0 >= 0 && run1 >= 0) {
+            double other = noise_other_cpu_pct(h0, h1, run1 - run0);
+            samples_add(s, "run_cpu_s", run1 - run0, "s", 0, NULL, 0, NULL);
+            if (!isnan(other)) {
+                samples_add(s, "host_other_cpu_pct", other, "percent", 0, "/proc/stat", 0, NULL);
+                if (other > VERDICT_HOST_OTHER_CPU_PCT)
+                    log_warn("processes that are not part of the run used %.1f%% of the host's "
+                             "CPU during the measure phase (limit %.0f%%)",
+                             other, VERDICT_HOST_OTHER_CPU_PCT);
+            }
+        }
+    }
+    for (size_t i = 0; i < e->n; i++) {
+        if (!m[i].guest_before_ok || !m[i].guest_after_ok)
+            continue;
+        double steal = noise_steal_pct(&m[i].guest_before, &m[i].guest_after);
+        if (isnan(steal))
+            continue;
+        samples_add(s, "guest_steal_pct", steal, "percent", e->t[i].guest, NULL, 0, NULL);
+        if (steal > VERDICT_GUEST_STEAL_PCT)
+            log_warn("%s: its vCPUs lost %.1f%% of their time to steal during the measure phase "
+                     "(limit %.0f%%)",
+                     e->t[i].name, steal, VERDICT_GUEST_STEAL_PCT);
+    }
+}
+
+/* a counter's sample, unless the server did not have it (NAN) */
+static void add_measured(struct samples *s, const char *metric, double value, const char *unit,
+                         int guest, const char *source, double ts, json_object *extra)
+{
+    if (isnan(value) || isinf(value)) {
+        json_object_put(extra);
+        return;
+    }
+    samples_add(s, metric, value, unit, guest, source, ts, extra);
+}
+
+void phase_report_samples(struct experiment *e, const struct target *t, const struct measured *m)
+{
+    const struct sysbench_report *r = &m->report;
+    struct samples *s = e->samples;
+    const char *src = t->out_path;
+    int g = t->guest;
+    double ts = t->started + r->total_time_s;
+    samples_add(s, "tps", r->tps, "tx/s", g, src, ts, NULL);
+    samples_add(s, "qps", r->qps, "q/s", g, src, ts, NULL);
+    samples_add(s, "qps_read", r->qps_read, "q/s", g, src, ts, NULL);
+    samples_add(s, "qps_write", r->qps_write, "q/s", g, src, ts, NULL);
+    samples_add(s, "qps_other", r->qps_other, "q/s", g, src, ts, NULL);
+    samples_add(s, "latency_avg_ms", r->lat_avg_ms, "ms", g, src, ts, NULL);
+    samples_add(s, "latency_p95_ms", r->lat_p95_ms, "ms", g, src, ts, NULL);
+    samples_add(s, "latency_max_ms", r->lat_max_ms, "ms", g, src, ts, NULL);
+    samples_add(s, "errors_per_s", r->errors_per_s, "1/s", g, src, ts, NULL);
+    json_object *wl = json_object_new_object();
+    json_object_object_add(wl, "layer", json_object_new_string("workload"));
+    samples_add(s, "transactions", (double)r->transactions, "count", g, src, ts, wl);
+    wl = json_object_new_object();
+    json_object_object_add(wl, "layer", json_object_new_string("workload"));
+    samples_add(s, "measure_s", r->total_time_s, "s", g, src, ts, wl);
+    if (m->after_ok)
+        layers_samples(&m->layers_before, &m->layers_after, s, g);
+    samples_add(s, "reconnects_per_s", r->reconnects_per_s, "1/s", g, src, ts, NULL);
+    double drift = window_drift(r->intervals, r->n_intervals);
+    json_object *steady = json_object_new_object();
+    json_object_object_add(steady, "steady",
+                           json_object_new_string(fabs(drift) <= VERDICT_DRIFT_LIMIT ? "yes" : "no"));
+    samples_add(s, "steady_state_drift", drift, "ratio", g, src, ts, steady);
+    if (fabs(drift) > VERDICT_DRIFT_LIMIT)
+        log_warn("%s: TPS still drifts by %+.0f%% over the measure phase (not in a steady "
+                 "state; a longer warmup may help)",
+                 t->name, drift * 100);
+
+    if (!m->after_ok)
+        return; /* no counters after the phase: no deltas */
+    struct innodb_counters d;
+    innodb_counters_delta(&m->before, &m->after, &d);
+    add_measured(s, "bp_read_requests", d.bp_read_requests, "count", g, NULL, ts, NULL);
+    add_measured(s, "bp_reads", d.bp_reads, "count", g, NULL, ts, NULL);
+    if (d.bp_read_requests > 0)
+        add_measured(s, "bp_hit_ratio", 1 - d.bp_reads / d.bp_read_requests, "ratio", g, NULL, ts,
+                    NULL);
+    if (e->cfg->compression == COMP_ROW_ZLIB) {
+        add_measured(s, "cmp_compress_ops", d.cmp_compress_ops, "count", g, NULL, ts, NULL);
+        add_measured(s, "cmp_compress_ops_ok", d.cmp_compress_ops_ok, "count", g, NULL, ts, NULL);
+        add_measured(s, "cmp_compress_time_s", d.cmp_compress_time, "s", g, NULL, ts, NULL);
+        add_measured(s, "cmp_uncompress_ops", d.cmp_uncompress_ops, "count", g, NULL, ts, NULL);
+        add_measured(s, "cmp_uncompress_time_s", d.cmp_uncompress_time, "s", g, NULL, ts, NULL);
+    } else if (e->cfg->compression != COMP_NONE) {
+        add_measured(s, "page_compression_saved_bytes", d.page_compression_saved, "bytes", g, NULL,
+                    ts, NULL);
+        add_measured(s, "pages_page_compressed", d.pages_page_compressed, "count", g, NULL, ts, NULL);
+        add_measured(s, "pages_page_decompressed", d.pages_page_decompressed, "count", g, NULL, ts,
+                    NULL);
+    }
+}
+
