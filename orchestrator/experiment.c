@@ -169,25 +169,16 @@ static int prepare_one(struct job *j)
 
 /* ---- measure ---- */
 
-/* a guest's own CPU times (its steal time); the host arm has none of its own */
-static bool guest_cpu_times(struct job *j, struct cpu_times *out)
-{
-    if (j->t->host)
-        return false;
-    char *text = target_read_text(j->t, "/proc/stat");
-    bool ok = noise_parse_proc_stat(text, 100, out) == 0; /* USER_HZ is 100 on Linux guests */
-    free(text);
-    return ok;
-}
-
-/* One snapshot of every layer of a target's path (layers.h). */
-static void snapshot_layers(struct job *j, struct layer_snapshot *s)
+/* One snapshot of every layer of a target's path (layers.h); a guest's
+ * /proc/stat of it also gives its steal time (guest_cpu, guest_cpu_ok). */
+static void snapshot_layers(struct job *j, struct layer_snapshot *s, struct cpu_times *guest_cpu,
+                            bool *guest_cpu_ok)
 {
     struct target *t = j->t;
     memset(s, 0, sizeof(*s));
     layers_innodb(t->sql, s);
     if (t->dom) {
-        layers_guest(t, j->m->guest_dev, s);
+        layers_guest(t, j->m->guest_dev, s, guest_cpu, guest_cpu_ok);
         /* the first guest says which stats this libvirt offers */
         layers_hypervisor(t->dom, "vdb", s, t == &j->e->t[0] ? j->e->hv_fields : NULL,
                           sizeof(j->e->hv_fields));
@@ -212,15 +203,13 @@ static int counters_before(struct job *j)
         log_warn("%s: cannot find its data disk in the guest (/sys/block/vd*/serial); its block "
                  "counters are not recorded",
                  j->t->name);
-    snapshot_layers(j, &j->m->layers_before);
-    j->m->guest_before_ok = guest_cpu_times(j, &j->m->guest_before);
+    snapshot_layers(j, &j->m->layers_before, &j->m->guest_before, &j->m->guest_before_ok);
     return 0;
 }
 
 static int counters_after(struct job *j)
 {
-    j->m->guest_after_ok = guest_cpu_times(j, &j->m->guest_after);
-    snapshot_layers(j, &j->m->layers_after);
+    snapshot_layers(j, &j->m->layers_after, &j->m->guest_after, &j->m->guest_after_ok);
     if (innodb_counters(j->t->sql, &j->m->after) < 0)
         return phase_fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
     j->m->after_ok = true;

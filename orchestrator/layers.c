@@ -193,7 +193,8 @@ int layers_guest_data_dev(struct target *t, char *dev, size_t len)
     return -1;
 }
 
-void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot *s)
+void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot *s,
+                  struct cpu_times *cpu, bool *cpu_ok)
 {
     char *text;
     if (guest_dev[0] && (text = target_read_text(t, "/proc/diskstats"))) {
@@ -202,16 +203,19 @@ void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot
             layers_add_diskstat(s, "guest", "guest_disk", &d);
         free(text);
     }
+    if (cpu)
+        cpu_ok[0] = false;
     if ((text = target_read_text(t, "/proc/stat"))) {
-        /* user nice system idle iowait irq softirq steal; USER_HZ 100 */
-        const char *line = strstr(text, "cpu ");
-        double f[8];
-        if (line && sscanf(line + 4, "%lf %lf %lf %lf %lf %lf %lf %lf", &f[0], &f[1], &f[2], &f[3],
-                           &f[4], &f[5], &f[6], &f[7]) == 8) {
-            layers_set(s, "guest", "guest_cpu_user_s", "s", false, (f[0] + f[1]) / 100);
-            layers_set(s, "guest", "guest_cpu_system_s", "s", false, (f[2] + f[5] + f[6]) / 100);
-            layers_set(s, "guest", "guest_cpu_iowait_s", "s", false, f[4] / 100);
-            layers_set(s, "guest", "guest_cpu_steal_s", "s", false, f[7] / 100);
+        struct cpu_times c;
+        if (noise_parse_proc_stat(text, 100, &c) == 0) { /* USER_HZ is 100 on Linux guests */
+            layers_set(s, "guest", "guest_cpu_user_s", "s", false, c.user_s);
+            layers_set(s, "guest", "guest_cpu_system_s", "s", false, c.system_s);
+            layers_set(s, "guest", "guest_cpu_iowait_s", "s", false, c.iowait_s);
+            layers_set(s, "guest", "guest_cpu_steal_s", "s", false, c.steal_s);
+            if (cpu) {
+                *cpu = c;
+                cpu_ok[0] = true;
+            }
         }
         free(text);
     }

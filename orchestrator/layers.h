@@ -22,6 +22,7 @@
 #ifndef VBED_LAYERS_H
 #define VBED_LAYERS_H
 
+#include "noise.h"
 #include "samples.h"
 #include "sql.h"
 
@@ -78,7 +79,10 @@ void layers_innodb(struct sql *sql, struct layer_snapshot *s);
 struct target;
 /* guest_dev: the data disk's name in the guest ("vdb"), found once by
  * layers_guest_data_dev; "" skips the disk. */
-void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot *s);
+/* cpu, cpu_ok: if not NULL, the guest's /proc/stat as read (for its steal
+ * time, noise.h), and whether it could be. */
+void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot *s,
+                  struct cpu_times *cpu, bool *cpu_ok);
 int layers_guest_data_dev(struct target *t, char *dev, size_t len);
 /* disk: the data disk's target name in the domain XML ("vdb"). fields: if
  * not NULL, gets the names of the stats libvirt offered (for meta.json). */

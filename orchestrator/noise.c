@@ -36,6 +36,9 @@ int noise_parse_proc_stat(const char *text, long clk_tck, struct cpu_times *out)
     out->total_s = total / hz;
     out->busy_s = ((double)f[0] + (double)f[1] + (double)f[2] + (double)f[5] + (double)f[6]) / hz;
     out->steal_s = (double)f[7] / hz;
+    out->user_s = ((double)f[0] + (double)f[1]) / hz;
+    out->system_s = ((double)f[2] + (double)f[5] + (double)f[6]) / hz;
+    out->iowait_s = (double)f[4] / hz;
     return 0;
 }
 

@@ -24,6 +24,7 @@ struct cpu_times {
     double total_s; /* every field of the "cpu" line but guest, guest_nice */
     double busy_s;
     double steal_s;
+    double user_s, system_s, iowait_s; /* user + nice; system + irq + softirq; iowait */
 };
 
 /* The aggregate "cpu" line of /proc/stat text. -1 if absent or malformed. */

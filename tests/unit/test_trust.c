@@ -230,6 +230,10 @@ static void noise_figures(void **state)
     assert_int_equal(noise_parse_proc_stat(stat1, 100, &b), 0);
     /* total: (1600+700+9000+100+600) - (1000+500+8000+100+400) = 12000-10000 = 2000 ticks = 20 s */
     assert_true(fabs((b.total_s - a.total_s) - 20) < 1e-9);
+    /* user 1600 - 1000 = 600 ticks, system 700 - 500 = 200, iowait 0 */
+    assert_true(fabs((b.user_s - a.user_s) - 6) < 1e-9);
+    assert_true(fabs((b.system_s - a.system_s) - 2) < 1e-9);
+    assert_true(fabs(b.iowait_s - a.iowait_s) < 1e-9);
     /* steal: 200 of 2000 ticks = 10 % */
     assert_true(fabs(noise_steal_pct(&a, &b) - 10) < 1e-9);
     /* busy: (1600+700) - (1000+500) = 800 ticks = 8 s; the run used 6 s:
