@@ -1,6 +1,9 @@
 /* hostcache.c: page-cache control and residency (see hostcache.h). */
 #include "hostcache.h"
 
+#include "layers.h"
+#include "textfile.h"
+
 #include "log.h"
 
 #include <errno.h>
@@ -73,20 +76,17 @@ long long hostcache_resident(const char *path)
 
 int hostcache_meminfo(long long *cached, long long *dirty)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) {
+    char *text = textfile_read("/proc/meminfo");
+    if (!text) {
         log_error("Cannot read /proc/meminfo: %s", strerror(errno));
         return -1;
     }
-    char line[256];
-    *cached = *dirty = -1;
-    while (fgets(line, sizeof(line), f)) {
-        long long kb;
-        if (sscanf(line, "Cached: %lld kB", &kb) == 1)
-            *cached = kb * 1024;
-        else if (sscanf(line, "Dirty: %lld kB", &kb) == 1)
-            *dirty = kb * 1024;
-    }
-    fclose(f);
-    return *cached >= 0 && *dirty >= 0 ? 0 : -1;
+    double c, d;
+    int rc = layers_parse_meminfo(text, "Cached", &c) == 0 && layers_parse_meminfo(text, "Dirty", &d) == 0
+                 ? 0
+                 : -1;
+    free(text);
+    if (rc == 0)
+        *cached = (long long)c, *dirty = (long long)d;
+    return rc;
 }

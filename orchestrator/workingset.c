@@ -1,7 +1,11 @@
 /* workingset.c: where an arm's data fits (see workingset.h). */
 #include "workingset.h"
 
+#include "layers.h"
+#include "textfile.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* sysbench's row (id INT, k INT, c CHAR(120), pad CHAR(60)) with InnoDB's
@@ -120,14 +124,9 @@ void ws_describe(const struct run_config *cfg, int kind, long long data_bytes, b
 
 long long ws_host_memory(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return -1;
-    char line[256];
-    long long kib = -1;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "MemTotal: %lld kB", &kib) == 1)
-            break;
-    fclose(f);
-    return kib < 0 ? -1 : kib * 1024;
+    char *text = textfile_read("/proc/meminfo");
+    double bytes;
+    int rc = text ? layers_parse_meminfo(text, "MemTotal", &bytes) : -1;
+    free(text);
+    return rc < 0 ? -1 : (long long)bytes;
 }
