@@ -35,7 +35,7 @@ LIBS = $(PKG_LIBS) -lm
 
 BUILD ?= build/default
 space := $(subst ,, )
-SRCS := $(wildcard orchestrator/*.c)
+SRCS := $(wildcard orchestrator/*.c orchestrator/workloads/*.c)
 LIB_SRCS := $(filter-out orchestrator/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
@@ -56,8 +56,9 @@ $(BUILD)/libvbed.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/%.o: orchestrator/%.c $(wildcard orchestrator/*.h) | $(BUILD)/obj
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/obj/%.o: orchestrator/%.c $(wildcard orchestrator/*.h orchestrator/workloads/*.h) | $(BUILD)/obj
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libvbed.a | $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(BUILD)/libvbed.a $(LIBS) -lcmocka

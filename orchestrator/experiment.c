@@ -14,6 +14,7 @@
 #include "window.h"
 #include "workingset.h"
 #include "workload.h"
+#include "workloads/workload.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -136,7 +137,7 @@ static void working_set(struct job *j)
         log_info("%s: %s", j->t->name, text);
 }
 
-static int prepare_one(struct job *j)
+int phase_sysbench_prepare(struct job *j)
 {
     struct sql_result r = {0};
     if (sql_query(j->t->sql, "CREATE DATABASE IF NOT EXISTS sbtest", &r) < 0)
@@ -176,7 +177,8 @@ static void snapshot_layers(struct job *j, struct layer_snapshot *s, struct cpu_
 {
     struct target *t = j->t;
     memset(s, 0, sizeof(*s));
-    layers_innodb(t->sql, s);
+    if (j->e->ops->needs_db)
+        layers_innodb(t->sql, s);
     if (t->dom) {
         layers_guest(t, j->m->guest_dev, s, guest_cpu, guest_cpu_ok);
         /* the first guest says which stats this libvirt offers */
@@ -197,7 +199,7 @@ static void snapshot_layers(struct job *j, struct layer_snapshot *s, struct cpu_
 
 static int counters_before(struct job *j)
 {
-    if (innodb_counters(j->t->sql, &j->m->before) < 0)
+    if (j->e->ops->needs_db && innodb_counters(j->t->sql, &j->m->before) < 0)
         return phase_fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
     if (j->t->dom && layers_guest_data_dev(j->t, j->m->guest_dev, sizeof(j->m->guest_dev)) < 0)
         log_warn("%s: cannot find its data disk in the guest (/sys/block/vd*/serial); its block "
@@ -210,13 +212,13 @@ static int counters_before(struct job *j)
 static int counters_after(struct job *j)
 {
     snapshot_layers(j, &j->m->layers_after, &j->m->guest_after, &j->m->guest_after_ok);
-    if (innodb_counters(j->t->sql, &j->m->after) < 0)
+    if (j->e->ops->needs_db && innodb_counters(j->t->sql, &j->m->after) < 0)
         return phase_fail(j->e, "cannot read InnoDB's counters in %s", j->t->name);
     j->m->after_ok = true;
     return 0;
 }
 
-static int measure_one(struct job *j)
+int phase_sysbench_measure(struct job *j)
 {
     long long d = j->e->cfg->duration;
     struct workload_cmdline c;
@@ -253,7 +255,7 @@ static int measure(struct experiment *e, struct measured *m)
         bool host_ok = e->host_local && noise_read_host(&h0) == 0;
         double run0 = phase_run_cpu_s(e);
         double cpu0 = noise_cpu_self_s();
-        rc = phase_each(e, m, measure_one, true);
+        rc = phase_each(e, m, e->ops->measure, true);
         e->cpu_measure_s = noise_cpu_self_s() - cpu0;
         double run1 = phase_run_cpu_s(e);
         host_ok = host_ok && noise_read_host(&h1) == 0;
@@ -265,6 +267,13 @@ static int measure(struct experiment *e, struct measured *m)
         phase_noise_samples(e, m, host_ok, &h0, &h1, run0, run1);
     }
 
+    return e->ops->record(e, m, rc);
+}
+
+/* sysbench-oltp: each target's report and intervals, and the arm's TPS over
+ * the common window (window.h). */
+int phase_sysbench_record(struct experiment *e, struct measured *m, int rc)
+{
     struct window_guest *wg = xcalloc(e->n, sizeof(*wg));
     size_t parsed = 0;
     for (size_t i = 0; i < e->n; i++) {
@@ -303,23 +312,33 @@ static int collect_one(struct job *j)
 
 int experiment_run(struct experiment *e)
 {
+    if (!e->ops)
+        e->ops = workload_ops_for(e->cfg->workload);
+    const struct workload_ops *ops = e->ops;
     e->host_memory = e->host_local ? ws_host_memory() : -1;
     if (e->host_memory > 0)
         samples_add(e->samples, "host_memory_bytes", (double)e->host_memory, "bytes", 0,
                     "/proc/meminfo", 0, NULL);
     struct measured *m = xcalloc(e->n, sizeof(*m));
     e->phase = "prepare";
-    log_info("prepare: %lld table%s of %lld rows in %zu target%s", e->cfg->tables,
-             e->cfg->tables == 1 ? "" : "s", e->cfg->table_size, e->n, e->n == 1 ? "" : "s");
-    int rc = phase_each(e, m, prepare_one, false);
+    if (ops->needs_db)
+        log_info("prepare: %lld table%s of %lld rows in %zu target%s", e->cfg->tables,
+                 e->cfg->tables == 1 ? "" : "s", e->cfg->table_size, e->n, e->n == 1 ? "" : "s");
+    else
+        log_info("prepare: %s in %zu target%s", ops->name, e->n, e->n == 1 ? "" : "s");
+    int rc = phase_each(e, m, ops->prepare, false);
     if (rc == 0 && e->cfg->drop_caches && hostcache_drop() < 0)
         rc = phase_fail(e, "cannot drop the host's page cache");
     e->phase = "warm-up";
-    if (rc == 0)
-        rc = phase_warmup(e, m);
+    if (rc == 0 && ops->warmup)
+        rc = ops->warmup(e, m);
     if (rc == 0) {
         e->phase = "measure";
-        log_info("measure: %llds in %zu target%s at once", e->cfg->duration, e->n, e->n == 1 ? "" : "s");
+        if (ops->needs_db)
+            log_info("measure: %llds in %zu target%s at once", e->cfg->duration, e->n,
+                     e->n == 1 ? "" : "s");
+        else
+            log_info("measure: %s in %zu target%s at once", ops->name, e->n, e->n == 1 ? "" : "s");
         rc = measure(e, m);
     }
     phase_each(e, NULL, collect_one, false);
@@ -328,6 +347,8 @@ int experiment_run(struct experiment *e)
         sysbench_report_free(&m[i].slice);
         free(m[i].warm);
         free(m[i].warm_slice);
+        if (ops->free_state)
+            ops->free_state(&m[i]);
     }
     free(m);
     return rc;

@@ -25,8 +25,11 @@
 #include "samples.h"
 #include "target.h"
 
+struct workload_ops;
+
 struct experiment {
     const struct run_config *cfg;
+    const struct workload_ops *ops; /* NULL: the one cfg->workload names (workloads/workload.h) */
     struct target *t;
     size_t n;
     struct samples *samples;
@@ -34,7 +37,8 @@ struct experiment {
     const char *phase;        /* the phase running (for error) */
     bool host_local;          /* the targets run on this machine: host-side figures are theirs */
     long long host_memory;    /* set by experiment_run: MemTotal here, -1 if not local */
-    double tps_arm;           /* the result: the arm's TPS over the common window */
+    double tps_arm;           /* the result: the arm's headline figure (TPS over the common
+                                 window for sysbench-oltp; MB/s for a raw I/O workload) */
     double cpu_measure_s;     /* vbed's own CPU time during the measure phase */
     char hv_fields[512];      /* libvirt's domain stats offered (layers.h), for meta.json */
 };

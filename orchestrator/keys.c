@@ -19,7 +19,14 @@ static const char *const io_choices[] = {"threads", "native", "io_uring", NULL};
 static const char *const prealloc_choices[] = {"off", "metadata", "full", NULL};
 static const char *const fs_choices[] = {"ext4", "xfs", "btrfs", "tmpfs", NULL};
 static const char *const workload_choices[] = {"oltp_read_only", "oltp_read_write",
-                                               "oltp_write_only", "oltp_point_select", NULL};
+                                               "oltp_write_only", "oltp_point_select",
+                                               "seq_write",      "seq_read",
+                                               "tar_extract",    NULL};
+static const char *const layout_choices[] = {"single",      "md-raid0",     "md-raid1",
+                                             "md-raid10",   "md-raid5",     "md-raid6",
+                                             "lvm-stripe",  "btrfs-raid0",  "btrfs-raid1",
+                                             "btrfs-raid10", "btrfs-raid5", "btrfs-raid6",
+                                             NULL};
 static const char *const compression_choices[] = {"none", "row-zlib", "page-zlib", "page-lz4",
                                                   NULL};
 static const char *const kbs_choices[] = {"1", "2", "4", "8", "16", NULL};
@@ -63,8 +70,22 @@ const struct key_def key_table[] = {
      "Preallocation of a qcow2 data disk: off, metadata, or full (all clusters allocated)."},
     {"filesystem", KT_ENUM, fs_choices, 0, 0, "ext4", NULL, KEY_GUEST, KF_LIST, OFF(filesystem),
      "Filesystem the guest makes on its data disk for the MariaDB datadir; tmpfs keeps the datadir in guest RAM."},
+    {"data_disks", KT_INT, NULL, 1, 16, "1", NULL, KEY_GUEST, KF_LIST, OFF(data_disks),
+     "Data disks per guest, each its own volume of disk_size with the arm's disk_format, disk_cache and disk_io; layout combines them."},
+    {"layout", KT_ENUM, layout_choices, 0, 0, "single", NULL, KEY_GUEST, KF_LIST, OFF(layout),
+     "How the guest combines its data disks before the filesystem: single (one disk); md-raidN (mdadm, then filesystem); lvm-stripe (one LV striped over every disk); btrfs-raidN (btrfs's own RAID for data and metadata: needs filesystem = btrfs). Minimum disks: md-raid0 2, md-raid1 2, md-raid10 4, md-raid5 3, md-raid6 4, lvm-stripe 2, btrfs-raid0 2, btrfs-raid1 2, btrfs-raid10 4, btrfs-raid5 2, btrfs-raid6 3."},
+    {"assume_clean", KT_BOOL, NULL, 0, 0, "no", NULL, KEY_GUEST, KF_LIST, OFF(assume_clean),
+     "md-raid1/10/5/6: create the array with --assume-clean instead of waiting for its initial resync (whose length is recorded as md_resync_s)."},
+    {"timeout_resync", KT_DURATION, NULL, 1, 7 * 86400, "1h", "seconds", KEY_GUEST, 0, OFF(timeout_resync),
+     "Limit on the initial resync of a redundant md array (counted within timeout_setup's phase, on its own clock)."},
     {"workload", KT_ENUM, workload_choices, 0, 0, NULL, NULL, KEY_BOTH, KF_LIST, OFF(workload),
-     "sysbench OLTP workload (sysbench 1.0.20's bundled scripts)."},
+     "oltp_*: sysbench OLTP (sysbench 1.0.20's bundled scripts; the sysbench-oltp workload); seq_write, seq_read: fio sequential writes or reads of io_size in block_size blocks, fsync at the end (MB/s); tar_extract: extract the image's fixed archive onto the data disk and sync (MB/s)."},
+    {"io_size", KT_SIZE, NULL, MiB, 64 * TiB, "1G", "bytes", KEY_BOTH, KF_LIST, OFF(io_size),
+     "seq_write, seq_read: bytes written or read by fio (one file)."},
+    {"block_size", KT_SIZE, NULL, 512, 64 * MiB, "1M", "bytes", KEY_BOTH, KF_LIST, OFF(block_size),
+     "seq_write, seq_read: fio's block size (--bs)."},
+    {"direct", KT_BOOL, NULL, 0, 0, "no", NULL, KEY_BOTH, KF_LIST, OFF(direct),
+     "seq_write, seq_read: O_DIRECT (fio --direct=1), bypassing the page cache of the machine that runs fio."},
     {"tables", KT_INT, NULL, 1, 1000, "4", NULL, KEY_BOTH, KF_LIST, OFF(tables),
      "sysbench --tables."},
     {"table_size", KT_INT, NULL, 1, 1000000000, "100000", "rows", KEY_BOTH, KF_LIST, OFF(table_size),

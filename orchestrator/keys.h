@@ -55,7 +55,16 @@ enum disk_format { FORMAT_QCOW2, FORMAT_RAW };
 enum disk_io { IO_THREADS, IO_NATIVE, IO_URING };
 enum qcow2_prealloc { PREALLOC_OFF, PREALLOC_METADATA, PREALLOC_FULL };
 enum filesystem { FS_EXT4, FS_XFS, FS_BTRFS, FS_TMPFS };
-enum workload { WL_OLTP_READ_ONLY, WL_OLTP_READ_WRITE, WL_OLTP_WRITE_ONLY, WL_OLTP_POINT_SELECT };
+enum workload {
+    WL_OLTP_READ_ONLY, WL_OLTP_READ_WRITE, WL_OLTP_WRITE_ONLY, WL_OLTP_POINT_SELECT, /* sysbench-oltp */
+    WL_SEQ_WRITE, WL_SEQ_READ, WL_TAR_EXTRACT /* raw I/O: workloads/ */
+};
+/* how a guest's data disks are combined (disklayout.h) */
+enum disk_layout {
+    LAYOUT_SINGLE, LAYOUT_MD_RAID0, LAYOUT_MD_RAID1, LAYOUT_MD_RAID10, LAYOUT_MD_RAID5,
+    LAYOUT_MD_RAID6, LAYOUT_LVM_STRIPE, LAYOUT_BTRFS_RAID0, LAYOUT_BTRFS_RAID1,
+    LAYOUT_BTRFS_RAID10, LAYOUT_BTRFS_RAID5, LAYOUT_BTRFS_RAID6
+};
 enum compression { COMP_NONE, COMP_ROW_ZLIB, COMP_PAGE_ZLIB, COMP_PAGE_LZ4 };
 enum flush_method { FLUSH_FSYNC, FLUSH_O_DIRECT, FLUSH_O_DIRECT_NO_FSYNC };
 enum virt_type { VIRT_AUTO, VIRT_KVM, VIRT_QEMU };
@@ -78,7 +87,14 @@ struct run_config {
     long long qcow2_cluster_size;
     int qcow2_preallocation;
     int filesystem;
+    long long data_disks;
+    int layout;           /* enum disk_layout */
+    int assume_clean;
+    long long timeout_resync;
     int workload;
+    long long io_size;    /* seq_write, seq_read */
+    long long block_size;
+    int direct;
     long long tables;
     long long table_size;
     int rand_type;

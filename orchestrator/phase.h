@@ -36,6 +36,9 @@ struct measured {
     bool guest_before_ok, guest_after_ok;
     struct sysbench_report report;
     bool parsed;
+    /* a workload other than sysbench-oltp: its own parsed result (its
+     * free_state frees it) */
+    void *result;
 };
 
 struct job {
@@ -60,6 +63,12 @@ long phase_grace(long long seconds);
 /* tps_interval samples of a phase (slice: each interval's warm-up slice, or NULL). */
 void phase_intervals(struct experiment *e, const struct target *t, const struct sysbench_interval *iv,
                      const int *slice, size_t n, const char *phase, double start, double offset);
+
+/* sysbench-oltp's phases (workloads/sysbench_oltp.c names them): prepare
+ * and measure one target, record the arm's TPS over the common window. */
+int phase_sysbench_prepare(struct job *j);
+int phase_sysbench_measure(struct job *j);
+int phase_sysbench_record(struct experiment *e, struct measured *m, int rc);
 
 /* warmup.c: warmup = auto (slices until steady) or a fixed warm-up. */
 int phase_warmup(struct experiment *e, struct measured *m);

@@ -1,6 +1,9 @@
 /* plan.c: expand a checked scenario into variants and distinct runs, and
  * check the rules that involve several keys on every resolved run. */
 #include "plan.h"
+#include "disklayout.h"
+#include "units.h"
+#include "workloads/workload.h"
 #include "xalloc.h"
 
 #include <json-c/json.h>
@@ -92,6 +95,54 @@ static const char *where_set(const struct plan *p, size_t arm, const char *key, 
     return buf;
 }
 
+/* A guest's data disks, their layout and what the workload writes. */
+static void check_disks(const struct plan *p, size_t arm, const struct run_config *c, struct diag *d)
+{
+    const char *path = p->scn->path;
+    const char *name = p->arms[arm].name;
+    const char *layout = key_choice("layout", c->layout);
+    const struct disklayout_info *li = disklayout_info(c->layout);
+    char a[64], b[64], w[32];
+
+    if (c->filesystem == FS_TMPFS) {
+        if (c->data_disks > 1 || c->layout != LAYOUT_SINGLE)
+            diag_add(d, "%s:%d: filesystem: 'tmpfs' uses no data disk, but arm [%s] has layout '%s' "
+                        "and data_disks %lld",
+                     path, line_of(p, arm, "filesystem"), name, layout, c->data_disks);
+        if (workload_is_io(c->workload))
+            diag_add(d, "%s:%d: workload: '%s' writes to the data disks, but arm [%s] has "
+                        "filesystem 'tmpfs' (%s)",
+                     path, line_of(p, arm, "workload"), key_choice("workload", c->workload), name,
+                     where_set(p, arm, "filesystem", w, sizeof(w)));
+        return;
+    }
+    if (c->layout == LAYOUT_SINGLE && c->data_disks > 1)
+        diag_add(d, "%s:%d: data_disks: %lld disks need a layout that combines them, but arm [%s] "
+                    "has layout 'single' (%s)",
+                 path, line_of(p, arm, "data_disks"), c->data_disks, name,
+                 where_set(p, arm, "layout", w, sizeof(w)));
+    if (c->data_disks < li->min_disks)
+        diag_add(d, "%s:%d: layout: '%s' needs at least %d data disks, but arm [%s] has data_disks "
+                    "%lld (%s)",
+                 path, line_of(p, arm, "layout"), layout, li->min_disks, name, c->data_disks,
+                 where_set(p, arm, "data_disks", w, sizeof(w)));
+    if (li->tool == DL_TOOL_BTRFS && c->filesystem != FS_BTRFS)
+        diag_add(d, "%s:%d: layout: '%s' is btrfs's own RAID and needs filesystem btrfs, but arm "
+                    "[%s] has filesystem '%s' (%s)",
+                 path, line_of(p, arm, "layout"), layout, name,
+                 key_choice("filesystem", c->filesystem), where_set(p, arm, "filesystem", w, sizeof(w)));
+    /* fio's file must fit, with room for the filesystem's own metadata */
+    long long usable = disklayout_usable_bytes(c->layout, c->data_disks, c->disk_size);
+    if ((c->workload == WL_SEQ_WRITE || c->workload == WL_SEQ_READ) && c->io_size > usable / 10 * 9 &&
+        c->data_disks >= li->min_disks) {
+        key_format_value(key_find("io_size"), c, a, sizeof(a));
+        format_size(usable, b, sizeof(b));
+        diag_add(d, "%s:%d: io_size: '%s' does not fit on arm [%s]'s data disks (layout '%s' of "
+                    "%lld disks: %s usable, of which io_size may take 90%%)",
+                 path, line_of(p, arm, "io_size"), a, name, layout, c->data_disks, b);
+    }
+}
+
 /* Rules that involve more than one key, on one resolved run. */
 static void check_run(const struct plan *p, size_t arm, const struct run_config *c, struct diag *d)
 {
@@ -125,6 +176,8 @@ static void check_run(const struct plan *p, size_t arm, const struct run_config 
         diag_add(d, "%s:%d: qcow2_cluster_size: '%s' is not a power of two (512 to 2M)", path,
                  line_of(p, arm, "qcow2_cluster_size"), a);
     }
+    if (c->arm == ARM_GUEST)
+        check_disks(p, arm, c, d);
     if (c->report_interval > c->duration)
         diag_add(d, "%s:%d: report_interval: longer than duration in arm [%s] (duration: %s)",
                  path, line_of(p, arm, "report_interval"), name,

@@ -22,6 +22,7 @@ run_pkgs=(
   debootstrap libguestfs-tools linux-image-amd64
   mariadb-server mariadb-client mariadb-plugin-provider-lz4 sysbench
   e2fsprogs xfsprogs btrfs-progs util-linux procps cpio zstd
+  fio tar
   gnuplot-nox chromium netpbm jq cgroupfs-mount
 )
 

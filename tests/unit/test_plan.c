@@ -139,7 +139,38 @@ static void errors(void **state)
          "'writeback' (the default)"},
         {"[global]\n[g]\narm = guest\n",
          "2: arm [g] has no workload: set workload = one of: oltp_read_only, oltp_read_write, "
-         "oltp_write_only, oltp_point_select (in [global] or [g])"},
+         "oltp_write_only, oltp_point_select, seq_write, seq_read, tar_extract (in [global] or [g])"},
+        /* data disks and their layout: each layout's minimum, and what it needs */
+        {"[global]\nworkload = seq_write\n[g]\narm = guest\nlayout = md-raid6\ndata_disks = 3\n",
+         "5: layout: 'md-raid6' needs at least 4 data disks, but arm [g] has data_disks 3 (line 6)"},
+        {"[global]\nworkload = seq_write\n[g]\narm = guest\nlayout = md-raid10\ndata_disks = 3\n",
+         "5: layout: 'md-raid10' needs at least 4 data disks, but arm [g] has data_disks 3 (line 6)"},
+        {"[global]\nworkload = seq_write\n[g]\narm = guest\nlayout = md-raid5\ndata_disks = 2\n",
+         "5: layout: 'md-raid5' needs at least 3 data disks, but arm [g] has data_disks 2 (line 6)"},
+        {"[global]\nworkload = seq_write\nfilesystem = btrfs\n[g]\narm = guest\nlayout = btrfs-raid6\n"
+         "data_disks = 2\n",
+         "6: layout: 'btrfs-raid6' needs at least 3 data disks, but arm [g] has data_disks 2 (line 7)"},
+        {"[global]\nworkload = seq_write\nfilesystem = btrfs\n[g]\narm = guest\nlayout = btrfs-raid10\n",
+         "6: layout: 'btrfs-raid10' needs at least 4 data disks, but arm [g] has data_disks 1 (the "
+         "default)"},
+        {"[global]\nworkload = seq_write\n[g]\narm = guest\nlayout = lvm-stripe\n",
+         "5: layout: 'lvm-stripe' needs at least 2 data disks, but arm [g] has data_disks 1 (the "
+         "default)"},
+        {"[global]\nworkload = tar_extract\ndata_disks = 4\n[g]\narm = guest\nlayout = btrfs-raid5\n",
+         "6: layout: 'btrfs-raid5' is btrfs's own RAID and needs filesystem btrfs, but arm [g] has "
+         "filesystem 'ext4' (the default)"},
+        {"[global]\nworkload = seq_write\n[g]\narm = guest\ndata_disks = 2\n",
+         "5: data_disks: 2 disks need a layout that combines them, but arm [g] has layout 'single' "
+         "(the default)"},
+        {"[global]\nworkload = seq_write\n[g]\narm = guest\ndata_disks = 17\n",
+         "5: data_disks: '17' is out of range (accepted: 1 to 16)"},
+        {"[global]\nworkload = seq_write\nio_size = 1G\ndisk_size = 256M\n[g]\narm = guest\n"
+         "layout = md-raid5\ndata_disks = 4\n",
+         "3: io_size: '1G' does not fit on arm [g]'s data disks (layout 'md-raid5' of 4 disks: 768M "
+         "usable, of which io_size may take 90%)"},
+        {"[global]\nworkload = seq_read\nfilesystem = tmpfs\n[g]\narm = guest\n",
+         "2: workload: 'seq_read' writes to the data disks, but arm [g] has filesystem 'tmpfs' "
+         "(line 3)"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct diag d = {0};

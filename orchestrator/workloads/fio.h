@@ -1,0 +1,44 @@
+/* workloads/fio.h: fio 3.33's command line for one sequential job, and its
+ * JSON output (--output-format=json) read with json-c.
+ *
+ * One job named "vbed" on one file: --rw=write|read, --bs=block_size,
+ * --size=io_size, --ioengine=psync, --direct=0|1, and for writes
+ * --end_fsync=1 (fio counts the final fsync in the job's runtime, so its
+ * bandwidth is that of data on the disk). Real outputs captured on the
+ * development machine: tests/data/fio/. */
+#ifndef VBED_FIO_H
+#define VBED_FIO_H
+
+#include "keys.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FIO_ARGV_MAX 16
+
+struct fio_cmdline {
+    const char *argv[FIO_ARGV_MAX];
+    char store[1024 + 4096];
+};
+
+/* fio's argv (strings in c->store) for a sequential write or read of file. */
+void fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file);
+
+struct fio_result {
+    bool write;                /* the direction that moved the bytes */
+    long long io_bytes;
+    double runtime_s;          /* the job's runtime (end fsync included) */
+    double mb_s;               /* bw_bytes / 1e6: decimal megabytes a second */
+    double iops;
+    double lat_mean_ms;        /* total latency of one block: submission + completion */
+    double clat_p50_ms, clat_p95_ms, clat_p99_ms, clat_p999_ms; /* completion latency */
+    bool have_percentiles;
+    char version[32];          /* "fio-3.33" */
+};
+
+/* Parse fio's JSON report from text (leading and trailing non-JSON text,
+ * such as fio's warnings, is skipped). -1 with a reason in err when it is
+ * missing, malformed, holds an impossible figure, or reports an error. */
+int fio_parse(const char *text, struct fio_result *out, char *err, size_t errlen);
+
+#endif

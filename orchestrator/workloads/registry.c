@@ -1,0 +1,24 @@
+/* workloads/registry.c: the `workload` key's values and their
+ * implementations (see workload.h). */
+#include "workload.h"
+
+#include "keys.h"
+
+const struct workload_ops *workload_ops_for(int workload)
+{
+    switch (workload) {
+    case WL_SEQ_WRITE:
+        return &workload_seq_write;
+    case WL_SEQ_READ:
+        return &workload_seq_read;
+    case WL_TAR_EXTRACT:
+        return &workload_tar_extract;
+    default:
+        return &workload_sysbench_oltp;
+    }
+}
+
+bool workload_is_io(int workload)
+{
+    return workload == WL_SEQ_WRITE || workload == WL_SEQ_READ || workload == WL_TAR_EXTRACT;
+}

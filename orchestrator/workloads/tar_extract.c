@@ -1,0 +1,117 @@
+/* workloads/tar_extract.c: extract the fixed archive (archive.h) into the
+ * target's I/O directory and sync that filesystem; the seed's "tar x" of a
+ * large tree, written to the layout under test.
+ *
+ *   prepare   the directory emptied; the host arm makes the archive in its
+ *             private directory (a guest has it in its image)
+ *   measure   sh times `tar -xf ARCHIVE -C DIR && sync -f DIR` itself (the
+ *             guest agent's polling would add up to a second), all targets
+ *             started together
+ *
+ * Samples per target: tar_seconds, mb_s (the archive's bytes / seconds,
+ * decimal MB) and tar_archive_bytes. */
+#include "workload.h"
+
+#include "archive.h"
+#include "io.h"
+#include "log.h"
+#include "paths.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The archive on the target; for the host arm made in its directory. */
+static void archive_path(const struct target *t, char *buf, size_t len)
+{
+    if (t->host)
+        path_join(buf, len, t->host->dir, "extract.tar");
+    else
+        snprintf(buf, len, "%s", ARCHIVE_GUEST_PATH);
+}
+
+static int prepare(struct job *j)
+{
+    char dir[PATH_MAX], tree[PATH_MAX + 16], archive[PATH_MAX];
+    io_dir(j->t, dir, sizeof(dir));
+    snprintf(tree, sizeof(tree), "%s/vbed-tree", dir);
+    archive_path(j->t, archive, sizeof(archive));
+    const char *mk[] = {"mkdir", "-p", dir, NULL};
+    const char *rm[] = {"rm", "-rf", tree, NULL};
+    if (io_run(j, mk, "io-prepare.out", "mkdir of the I/O directory") < 0 ||
+        io_run(j, rm, "io-prepare.out", "removing an old tree") < 0)
+        return -1;
+    if (j->t->host) {
+        long long bytes;
+        if (archive_write_fixed(archive, &bytes) < 0)
+            return phase_fail(j->e, "cannot make the archive '%s' for %s", archive, j->t->name);
+    }
+    const char *check[] = {"test", "-f", archive, NULL};
+    return io_run(j, check, "io-prepare.out", "looking for the archive (is the image current?)");
+}
+
+/* "vbed_tar_seconds START END" from the script below */
+static int parse_times(const char *text, double *seconds)
+{
+    const char *p = text ? strstr(text, "vbed_tar_seconds ") : NULL;
+    double a, b;
+    if (!p || sscanf(p, "vbed_tar_seconds %lf %lf", &a, &b) != 2 || !isfinite(a) || !isfinite(b) ||
+        b <= a || b - a > 1e7)
+        return -1;
+    *seconds = b - a;
+    return 0;
+}
+
+static int measure(struct job *j)
+{
+    char dir[PATH_MAX], archive[PATH_MAX];
+    io_dir(j->t, dir, sizeof(dir));
+    archive_path(j->t, archive, sizeof(archive));
+    /* paths as arguments ($1, $2), never spliced into the script */
+    const char *argv[] = {"sh", "-c",
+                          "s=$(date +%s.%N); tar -xf \"$1\" -C \"$2\" && sync -f \"$2\"; rc=$?; "
+                          "e=$(date +%s.%N); echo \"vbed_tar_seconds $s $e\"; exit $rc",
+                          "vbed-tar", archive, dir, NULL};
+    pthread_barrier_wait(j->barrier);
+    if (io_run(j, argv, "tar.out", "tar's extraction") < 0)
+        return -1;
+    char *text = target_output(j->t);
+    double seconds;
+    int bad = parse_times(text, &seconds);
+    free(text);
+    if (bad)
+        return phase_fail(j->e, "no time of the extraction in %s", j->t->out_path);
+    long long bytes = archive_content_bytes();
+    struct io_result *res = xcalloc(1, sizeof(*res));
+    res->seconds = seconds;
+    res->bytes = bytes;
+    res->mb_s = (double)bytes / 1e6 / seconds;
+    res->ts = j->t->started + seconds;
+    j->m->result = res;
+    struct samples *s = j->e->samples;
+    int g = j->t->guest;
+    samples_add(s, "tar_seconds", seconds, "s", g, j->t->out_path, res->ts, NULL);
+    samples_add(s, "mb_s", res->mb_s, "MB/s", g, j->t->out_path, res->ts, NULL);
+    samples_add(s, "tar_archive_bytes", (double)bytes, "bytes", g, NULL, res->ts, NULL);
+    log_info("%s: extracted %lld bytes in %.2f s: %.1f MB/s", j->t->name, bytes, seconds, res->mb_s);
+    return 0;
+}
+
+static const struct workload_metric metrics[] = {
+    {"tar_seconds", "s"}, {"mb_s", "MB/s"}, {"tar_archive_bytes", "bytes"}, {NULL, NULL},
+};
+
+const struct workload_ops workload_tar_extract = {
+    .name = "tar_extract",
+    .headline = "mbps_arm",
+    .headline_unit = "MB/s",
+    .metrics = metrics,
+    .needs_db = false,
+    .prepare = prepare,
+    .warmup = NULL,
+    .measure = measure,
+    .record = io_record_arm,
+    .free_state = io_free_state,
+};
