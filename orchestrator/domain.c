@@ -2,7 +2,8 @@
  *
  * The guest boots its kernel directly (no bootloader), has three virtio
  * disks told apart by serial (root overlay, data disk under test, read-only
- * run configuration), a virtio-serial channel for the QEMU guest agent and
+ * run configuration) and, with data_disks > 1, the other data disks after
+ * them (vbed-data-2 ...), a virtio-serial channel for the QEMU guest agent and
  * a serial console written to a file. Shutdown, reboot and crash all end
  * the domain: vbed's guests are transient and never meant to come back. */
 #include "domain.h"
@@ -106,6 +107,15 @@ static int write_devices(xmlTextWriterPtr w, const struct domain_spec *s)
     }
     struct disk_xml config = {s->config_path, "raw", NULL, NULL, "vdc", DOMAIN_SERIAL_CONFIG, 1};
     XO(write_disk(w, &config));
+    for (int i = 0; s->data_path && i < s->n_more_data && i < 15; i++) {
+        char dev[8], serial[32];
+        snprintf(dev, sizeof(dev), "vd%c", 'd' + i);
+        snprintf(serial, sizeof(serial), "%s-%d", DOMAIN_SERIAL_DATA, i + 2);
+        struct disk_xml data = {s->more_data_path[i], key_choice("disk_format", s->data_format),
+                                key_choice("disk_cache", s->data_cache),
+                                key_choice("disk_io", s->data_io), dev, serial, 0};
+        XO(write_disk(w, &data));
+    }
 
     XO(xo_start(w, "channel"));
     XO(xo_attr(w, "type", "unix"));

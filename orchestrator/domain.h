@@ -16,6 +16,10 @@ struct domain_spec {
     const char *cmdline;
     const char *root_path;  /* qcow2 overlay on the base image */
     const char *data_path;  /* the disk under test; NULL with filesystem = tmpfs */
+    /* data disks 2..N (data_disks), the same format, cache and io: vdd, vde, ...
+     * with serials DOMAIN_SERIAL_DATA "-2", "-3", ... (data disk 1 stays vdb) */
+    int n_more_data;
+    const char *more_data_path[15];
     int data_format;        /* enum disk_format */
     int data_cache;         /* enum disk_cache */
     int data_io;            /* enum disk_io */

@@ -63,6 +63,9 @@ int guest_make_disks(struct guest *g, struct storage *st, const char *base_path,
         return fail(g, "cannot create the root overlay");
     if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
         return fail(g, "cannot create the data disk");
+    for (int i = 0; i < g->lay.n_more_data; i++)
+        if (storage_create_data(st, g->lay.more_data_vol[i], g->cfg) < 0)
+            return fail(g, "cannot create data disk %d", i + 2);
     if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
         return fail(g, "cannot upload the configuration disk");
     return 0;
@@ -196,4 +199,6 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
     for (size_t i = 0; i < sizeof(vols) / sizeof(vols[0]); i++)
         if (vols[i][0])
             storage_delete(st, vols[i]);
+    for (int i = 0; i < g->lay.n_more_data; i++)
+        storage_delete(st, g->lay.more_data_vol[i]);
 }

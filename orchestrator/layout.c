@@ -39,6 +39,15 @@ void layout_guest(struct guest_layout *g, const char *pool_path, const char *run
     g->data_path[0] = '\0';
     if (g->data_vol[0])
         path_join(g->data_path, sizeof(g->data_path), pool_path, g->data_vol);
+    g->n_more_data = 0;
+    for (long long k = 2; g->data_vol[0] && k <= cfg->data_disks && k <= LAYOUT_MAX_DATA_DISKS; k++) {
+        int i = g->n_more_data++;
+        char vol[LAYOUT_NAME_MAX];
+        snprintf(vol, sizeof(vol), "%s-data%lld.%s", g->name, k,
+                 key_choice("disk_format", cfg->disk_format));
+        memcpy(g->more_data_vol[i], vol, sizeof(vol));
+        path_join(g->more_data_path[i], sizeof(g->more_data_path[i]), pool_path, g->more_data_vol[i]);
+    }
     path_join(g->config_path, sizeof(g->config_path), pool_path, g->config_vol);
     path_join(g->console_path, sizeof(g->console_path), pool_path, g->console_vol);
 }
@@ -57,6 +66,7 @@ void layout_domain_spec(struct domain_spec *spec, const struct guest_layout *g,
         .cmdline = cmdline,
         .root_path = g->root_path,
         .data_path = g->data_vol[0] ? g->data_path : NULL,
+        .n_more_data = g->n_more_data,
         .data_format = cfg->disk_format,
         .data_cache = cfg->disk_cache,
         .data_io = cfg->disk_io,
@@ -66,4 +76,6 @@ void layout_domain_spec(struct domain_spec *spec, const struct guest_layout *g,
         .session = g->session,
         .machine = session_machine(),
     };
+    for (int i = 0; i < g->n_more_data; i++)
+        spec->more_data_path[i] = g->more_data_path[i];
 }

@@ -16,6 +16,7 @@
 #define LAYOUT_NAME_MAX 96
 #define LAYOUT_DOMNAME_MAX 64
 #define LAYOUT_PREFIX "vbed-"
+#define LAYOUT_MAX_DATA_DISKS 16 /* the data_disks key's maximum */
 
 struct image_layout {
     char base_vol[LAYOUT_NAME_MAX];   /* vbed-image-<id>.qcow2 */
@@ -30,13 +31,17 @@ struct guest_layout {
     char name[LAYOUT_DOMNAME_MAX];     /* domain name */
     char session[LAYOUT_DOMNAME_MAX];  /* the session of runid (its owner metadata) */
     char root_vol[LAYOUT_NAME_MAX];    /* <name>-root.qcow2 */
-    char data_vol[LAYOUT_NAME_MAX];    /* <name>-data.qcow2|raw; "" for tmpfs */
+    char data_vol[LAYOUT_NAME_MAX];    /* <name>-data.qcow2|raw; "" for tmpfs (data disk 1) */
     char config_vol[LAYOUT_NAME_MAX];  /* <name>-config.tar */
     char console_vol[LAYOUT_NAME_MAX]; /* <name>-console.log */
     char root_path[PATH_MAX];
     char data_path[PATH_MAX];
     char config_path[PATH_MAX];
     char console_path[PATH_MAX];
+    /* data disks 2..data_disks: <name>-data<k>.qcow2|raw (k from 2) */
+    int n_more_data;
+    char more_data_vol[LAYOUT_MAX_DATA_DISKS - 1][LAYOUT_NAME_MAX];
+    char more_data_path[LAYOUT_MAX_DATA_DISKS - 1][PATH_MAX];
 };
 
 /* image_id: "<recipe>-<hash12>" */

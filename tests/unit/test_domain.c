@@ -7,6 +7,7 @@
 #include "keys.h"
 #include "layout.h"
 #include "placement.h"
+#include "xalloc.h"
 
 static void spec_for(struct domain_spec *spec, struct guest_layout *g, struct image_layout *im,
                      struct run_config *cfg, int cache, int format, int virt)
@@ -129,6 +130,56 @@ static void pinned(void **state)
     free(xml);
 }
 
+/* data_disks = 4: disk 1 stays vdb (serial vbed-data), the others follow the
+ * configuration disk as vdd, vde, vdf, each with the arm's format, cache and io */
+static void four_data_disks(void **state)
+{
+    (void)state;
+    struct domain_spec spec;
+    struct guest_layout g;
+    struct image_layout im;
+    struct run_config cfg;
+    spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_RAW, VIRT_QEMU);
+    cfg.data_disks = 4;
+    cfg.layout = LAYOUT_MD_RAID10;
+    layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
+    layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda rw console=ttyS0,115200");
+    spec.machine = "0123456789abcdef0123456789abcdef";
+    assert_int_equal(g.n_more_data, 3);
+    assert_string_equal(g.more_data_vol[2], "vbed-test-001-guest-1-data4.raw");
+    char *xml = domain_xml(&spec);
+    assert_non_null(xml);
+    golden_check("domain/qemu-none-raw-4-data-disks.xml", xml);
+    static const char *const want[] = {
+        "<source file=\"/var/lib/vbed/pool/vbed-test-001-guest-1-data.raw\"/><target dev=\"vdb\" "
+        "bus=\"virtio\"/><serial>vbed-data</serial>",
+        "<source file=\"/var/lib/vbed/pool/vbed-test-001-guest-1-data2.raw\"/><target dev=\"vdd\" "
+        "bus=\"virtio\"/><serial>vbed-data-2</serial>",
+        "<source file=\"/var/lib/vbed/pool/vbed-test-001-guest-1-data4.raw\"/><target dev=\"vdf\" "
+        "bus=\"virtio\"/><serial>vbed-data-4</serial>",
+        NULL};
+    /* the facts, whitespace aside */
+    char *flat = xstrdup(xml);
+    char *o = flat;
+    for (const char *p = xml; *p; p++)
+        if (*p != '\n' && !(*p == ' ' && (p[1] == ' ' || p[1] == '<' || p == xml || p[-1] == '>')))
+            *o++ = *p;
+    *o = '\0';
+    for (size_t i = 0; want[i]; i++)
+        if (!strstr(flat, want[i]))
+            fail_msg("missing in the XML: %s", want[i]);
+    size_t n = 0;
+    for (const char *p = flat; (p = strstr(p, "cache=\"none\" io=\"native\"")); p++)
+        n++;
+    assert_int_equal(n, 4);
+    free(flat);
+    free(xml);
+    /* one disk: no other data disk, the XML of before */
+    cfg.data_disks = 1;
+    layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
+    assert_int_equal(g.n_more_data, 0);
+}
+
 /* the KVM probe: a kernel without disks whose panic ends the domain, its
  * serial console on a file next to the kernel (the verdict reads it) */
 static void probe(void **state)
@@ -170,6 +221,7 @@ int main(void)
         cmocka_unit_test(tmpfs_has_no_data_disk),
         cmocka_unit_test(escaping),
         cmocka_unit_test(pinned), cmocka_unit_test(probe),
+        cmocka_unit_test(four_data_disks),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "hypervisor.h"
 #include "keys.h"
 #include "domain.h"
+#include "layout.h"
 #include "leftovers.h"
 #include "log.h"
 #include "session.h"
@@ -313,6 +314,43 @@ static void clean_leftovers(void **state)
     unsetenv("VBED_SESSION_DIR");
 }
 
+/* data_disks = 4: every data disk is a volume of its own, and the
+ * teardown deletes every one of them */
+static void data_disks_removed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/vbed-life-disks-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct storage *st = storage_open(hv, "vbed-disks", dir);
+    assert_non_null(st);
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.disk_size = 64LL << 20;
+    cfg.data_disks = 4;
+    cfg.layout = LAYOUT_MD_RAID5;
+    struct guest *g = calloc(1, sizeof(*g));
+    assert_non_null(g);
+    g->cfg = &cfg;
+    layout_guest(&g->lay, storage_path(st), "disks-001", "guest", 1, &cfg);
+    assert_int_equal(g->lay.n_more_data, 3);
+    assert_int_equal(storage_create_data(st, g->lay.data_vol, &cfg), 0);
+    for (int i = 0; i < g->lay.n_more_data; i++)
+        assert_int_equal(storage_create_data(st, g->lay.more_data_vol[i], &cfg), 0);
+    assert_true(has_volume(st, "vbed-disks-001-guest-1-data.qcow2"));
+    assert_true(has_volume(st, "vbed-disks-001-guest-1-data4.qcow2"));
+    g->made_disks = true;
+    guest_teardown(g, st, NULL, false);
+    assert_false(has_volume(st, "vbed-disks-001-guest-1-data.qcow2"));
+    for (int k = 2; k <= 4; k++) {
+        char name[64];
+        snprintf(name, sizeof(name), "vbed-disks-001-guest-1-data%d.qcow2", k);
+        assert_false(has_volume(st, name));
+    }
+    free(g);
+    storage_close(st);
+    rmdir(dir);
+}
+
 static void session_names(void **state)
 {
     (void)state;
@@ -356,6 +394,7 @@ int main(void)
         cmocka_unit_test(other_guest_failed),
         cmocka_unit_test(clean_leftovers),
         cmocka_unit_test(session_names),
+        cmocka_unit_test(data_disks_removed),
         cmocka_unit_test(interrupted_wait_ends),
     };
     return cmocka_run_group_tests(tests, open_hv, close_hv);
