@@ -2,10 +2,12 @@
 #include "guest.h"
 
 #include "agent.h"
+#include "disklayout.h"
 #include "log.h"
 #include "paths.h"
 #include "signals.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,12 +114,34 @@ static int wait_agent(struct guest *g)
     return 0;
 }
 
+/* md_resync_s as vbed-setup wrote it, or -1 */
+static double read_resync(struct guest *g)
+{
+    char *text = NULL;
+    size_t len = 0;
+    double v = -1;
+    if (agent_read_file(g->dom, "/run/vbed/md_resync_s", 64, &text, &len, true) == 0) {
+        char *end;
+        double x = strtod(text, &end);
+        if (end != text && isfinite(x) && x >= 0 && x < 1e7)
+            v = x;
+        else
+            log_warn("%s: /run/vbed/md_resync_s holds no time ('%.20s')", g->lay.name, text);
+    }
+    free(text);
+    return v;
+}
+
 static int wait_setup(struct guest *g)
 {
     g->phase = GP_SETUP;
-    double deadline = now() + (double)g->cfg->timeout_setup;
+    g->md_resync_s = -1;
+    bool resync = disklayout_waits_resync(g->cfg);
+    long long limit = g->cfg->timeout_setup + (resync ? g->cfg->timeout_resync : 0);
+    double deadline = now() + (double)limit;
     for (;;) {
-        if (still_going(g, deadline, "timeout_setup", g->cfg->timeout_setup) < 0)
+        if (still_going(g, deadline, resync ? "timeout_setup + timeout_resync" : "timeout_setup",
+                        limit) < 0)
             return -1;
         char *status = NULL;
         size_t len = 0;
@@ -140,6 +164,9 @@ static int wait_setup(struct guest *g)
         signals_sleep_ms(1000);
     }
     g->t_setup = now() - g->t_start;
+    if (resync && (g->md_resync_s = read_resync(g)) >= 0)
+        log_info("%s: the %s array's initial resync took %.1f s", g->lay.name,
+                 key_choice("layout", g->cfg->layout), g->md_resync_s);
     return 0;
 }
 

@@ -5,7 +5,8 @@
  *   boot      domain started (transient, dies with vbed's connection) until
  *             its guest agent answers            (timeout_boot)
  *   setup     until vbed-setup in the guest has made and mounted the data
- *             disk and initialised the datadir   (timeout_setup)
+ *             disk and initialised the datadir   (timeout_setup, plus
+ *             timeout_resync when a redundant md array resyncs first)
  *   db        until MariaDB answers SELECT VERSION() (timeout_db)
  * A guest that misses a limit, whose domain stops, or whose setup reports a
  * failure, fails with the phase named; its console log is kept. */
@@ -31,6 +32,7 @@ struct guest {
     bool made_disks;
     double t_start;              /* domain started (monotonic seconds) */
     double t_agent, t_setup, t_ready; /* seconds after t_start */
+    double md_resync_s;          /* the md array's initial resync, as vbed-setup timed it; -1: none */
     char version[64];            /* MariaDB's, once ready */
     char error[512];             /* why it failed */
     volatile int *abort_all;     /* set when another guest of the run failed */

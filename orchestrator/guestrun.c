@@ -135,6 +135,12 @@ static void record_ready(struct guest_run *gr)
     for (size_t i = 0; i < gr->n; i++) {
         const struct guest *g = &gr->guests[i];
         samples_add(r->samples, "boot_to_ready_s", g->t_ready, "s", g->n, NULL, 0, NULL);
+        if (g->md_resync_s >= 0) {
+            json_object *extra = json_object_new_object();
+            json_object_object_add(extra, "layout",
+                                   json_object_new_string(key_choice("layout", g->cfg->layout)));
+            samples_add(r->samples, "md_resync_s", g->md_resync_s, "s", g->n, NULL, 0, extra);
+        }
         if (r->o->boot_only)
             printf("%s: MariaDB %s ready %.1f s after start (agent %.1f s, setup %.1f s)\n",
                    g->lay.name, g->version, g->t_ready, g->t_agent, g->t_setup);

@@ -8,6 +8,7 @@
  * take the kernel and initrd out; mkfs.ext4 -d the tree into a raw image and
  * convert it to qcow2; write manifest.json; rename into place. */
 #include "image.h"
+#include "workloads/archive.h"
 #include "xalloc.h"
 
 #include "aptsources.h"
@@ -253,6 +254,19 @@ static int finish_tree(struct build *b)
     return write_text(path, "", 0444);
 }
 
+/* tar_extract's fixed archive (workloads/archive.h), made in the tree. */
+static int lay_archive(struct build *b, long long *bytes)
+{
+    char path[PATH_MAX];
+    tree_file(b, ARCHIVE_GUEST_PATH + 1, path, sizeof(path));
+    log_info("image: write the tar_extract archive (%d files)", ARCHIVE_FILES);
+    if (archive_write_fixed(path, bytes) < 0)
+        return -1;
+    log_info("image: %s is %lld bytes (%lld of file contents)", ARCHIVE_GUEST_PATH, *bytes,
+             archive_content_bytes());
+    return 0;
+}
+
 /* The one file matching tree/pattern, copied to dest. */
 static int take_out(struct build *b, const char *pattern, const char *dest, long long *size)
 {
@@ -352,7 +366,7 @@ static json_object *installed_versions(struct build *b, json_object **all_out)
 }
 
 static int write_manifest(struct build *b, const struct image_info *info, json_object *key_pkgs,
-                          json_object *all_pkgs, long long sizes[4], double seconds)
+                          json_object *all_pkgs, long long sizes[5], double seconds)
 {
     json_object *m = json_object_new_object();
     char when[64];
@@ -383,6 +397,7 @@ static int write_manifest(struct build *b, const struct image_info *info, json_o
     json_object_object_add(sz, "root_virtual_bytes", json_object_new_int64(b->r->root_size));
     json_object_object_add(sz, "kernel_bytes", json_object_new_int64(sizes[2]));
     json_object_object_add(sz, "initrd_bytes", json_object_new_int64(sizes[3]));
+    json_object_object_add(sz, "extract_tar_bytes", json_object_new_int64(sizes[4]));
     json_object_object_add(m, "sizes", sz);
     json_object_object_add(m, "packages", key_pkgs);
     json_object_object_add(m, "all_packages", all_pkgs);
@@ -427,14 +442,15 @@ static double now_s(void)
 static int run_build(struct build *b, struct image_info *info)
 {
     double t0 = now_s();
-    long long sizes[4] = {0};
+    long long sizes[5] = {0};
     json_object *all = NULL, *key = NULL;
     char kernel[PATH_MAX], initrd[PATH_MAX];
     path_join(kernel, sizeof(kernel), b->tmp, "vmlinuz");
     path_join(initrd, sizeof(initrd), b->tmp, "initrd.img");
 
     if (do_debootstrap(b) < 0 || prepare_apt(b) < 0 || lay_files(b) < 0 ||
-        install_packages(b) < 0 || configure_services(b) < 0 || finish_tree(b) < 0)
+        install_packages(b) < 0 || configure_services(b) < 0 || finish_tree(b) < 0 ||
+        lay_archive(b, &sizes[4]) < 0)
         return -1;
     if (!(key = installed_versions(b, &all)))
         return -1;

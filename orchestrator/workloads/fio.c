@@ -90,8 +90,10 @@ static int parse_job(json_object *job, struct fio_result *out, char *err, size_t
     double error = num(job, "error");
     if (!isfinite(error))
         return fail(err, errlen, "fio's job has no error field");
-    if (error != 0)
-        return fail(err, errlen, "fio reported error %.0f (%s)", error, strerror((int)error));
+    if (error != 0 && error > 0 && error < 4096 && error == (int)error)
+        return fail(err, errlen, "fio reported error %d (%s)", (int)error, strerror((int)error));
+    if (error != 0) /* not an errno: a malformed report (found by fuzz_fio) */
+        return fail(err, errlen, "fio reported error %g", error);
     json_object *rd = member(job, "read"), *wr = member(job, "write");
     if (!rd || !wr)
         return fail(err, errlen, "fio's job lacks its read or write figures");

@@ -8,9 +8,7 @@
 
 #include <stddef.h>
 
-/* Where the layout is mounted in a guest (vbed-setup mounts it there for
- * a raw I/O workload; MariaDB's datadir stays on the root disk). */
-#define IO_GUEST_DIR "/srv/vbed-io"
+#include "workload.h"
 
 /* The directory a target's I/O goes to: IO_GUEST_DIR in a guest, io/ in
  * the host arm's private directory. */

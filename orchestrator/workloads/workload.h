@@ -22,6 +22,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Where a guest mounts its data disks for a raw I/O workload (vbed-setup,
+ * told through run.env's IO_DIR); MariaDB's datadir then stays on the
+ * root disk. */
+#define IO_GUEST_DIR "/srv/vbed-io"
+
 struct experiment;
 struct measured;
 struct job;

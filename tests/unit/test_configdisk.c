@@ -46,8 +46,39 @@ static void archive_contents(void **state)
     free(buf);
 }
 
+/* several disks or raw I/O: vbed-setup is told the layout and where to mount */
+static void layout_env(void **state)
+{
+    (void)state;
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.workload = WL_SEQ_WRITE;
+    cfg.data_disks = 4;
+    cfg.layout = LAYOUT_MD_RAID6;
+    cfg.memory = 1LL << 30;
+    void *buf;
+    size_t len;
+    assert_int_equal(configdisk_build(&cfg, "g", "", &buf, &len), 0);
+    struct archive *a = archive_read_new();
+    archive_read_support_format_tar(a);
+    assert_int_equal(archive_read_open_memory(a, buf, len), ARCHIVE_OK);
+    struct archive_entry *e;
+    assert_int_equal(archive_read_next_header(a, &e), ARCHIVE_OK);
+    assert_string_equal(archive_entry_pathname(e), "run.env");
+    char content[1024] = "";
+    la_ssize_t n = archive_read_data(a, content, sizeof(content) - 1);
+    assert_true(n > 0);
+    content[n] = '\0';
+    assert_string_equal(content, "FILESYSTEM=ext4\nHOSTNAME=g\nTMPFS_SIZE=536870912\nDATA_DISKS=4\n"
+                                 "LAYOUT=md-raid6\nASSUME_CLEAN=no\nRESYNC_TIMEOUT=3600\n"
+                                 "IO_DIR=/srv/vbed-io\n");
+    archive_read_free(a);
+    free(buf);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(archive_contents)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(archive_contents),
+                                       cmocka_unit_test(layout_env)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

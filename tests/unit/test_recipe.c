@@ -80,7 +80,7 @@ static void shipped_recipe(void **state)
     assert_non_null(strstr(r->cmdline, "root=/dev/disk/by-id/virtio-vbed-root"));
     static const char *const must[] = {"mariadb-server", "sysbench", "qemu-guest-agent",
         "mariadb-plugin-provider-lz4", "linux-image-amd64", "dbus", "libpam-systemd", "systemd-sysv",
-        "udev", "xfsprogs", "btrfs-progs", "e2fsprogs", NULL};
+        "udev", "xfsprogs", "btrfs-progs", "e2fsprogs", "fio", "mdadm", "lvm2", NULL};
     for (size_t i = 0; must[i]; i++) {
         size_t k = 0;
         while (k < r->packages.n && strcmp(r->packages.v[k], must[i]) != 0)
