@@ -254,7 +254,7 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
         report_table_free(t);
         report_ratios_text(r, v, ratios, sizeof(ratios));
         if (*ratios) {
-            fputs("<p>Ratios of mean TPS: ", out);
+            fprintf(out, "<p>Ratios of mean %s: ", r->headline);
             html_text(out, ratios);
             fputs("</p>\n", out);
         }

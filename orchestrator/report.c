@@ -22,6 +22,12 @@ const char report_tps_rule[] =
     "divides it by the run's number of guests. Ratios between arms are per guest when the arms "
     "run different numbers of guests, aggregate when the numbers are equal; each says which.";
 
+const char report_mbps_rule[] =
+    "MB/s is the arm's throughput per repeat for a raw I/O workload: the sum over its targets of "
+    "the MB/s (decimal, 1e6 bytes) each measured, started together -- fio's bandwidth with its final "
+    "fsync included (seq_write, seq_read), or the archive's bytes over the time of tar -x and sync "
+    "(tar_extract). MB/s/guest divides it by the run's number of guests; ratios as for TPS.";
+
 const char report_figures_rule[] =
     "Figures are means over guests and repeats. host cache after: the guest's data disk in the "
     "host page cache after the measure phase. drifting: guests whose TPS drifts by more than 0.1 "
@@ -111,7 +117,7 @@ static int cell_guests(const struct results_data *rd, int variant, const struct 
     int seen = 0;
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
-        if (!strcmp(s->metric, "tps") && !strcmp(s->arm, c->arm->name) &&
+        if ((!strcmp(s->metric, "tps") || !strcmp(s->metric, "mb_s")) && !strcmp(s->arm, c->arm->name) &&
             results_sample_in_variant(s, variant) && s->guest > seen)
             seen = s->guest;
     }
@@ -139,7 +145,9 @@ static void fill_cell(const struct results_data *rd, int variant, struct report_
     /* first the runs that count: their tps_arm */
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
-        if (strcmp(s->metric, "tps_arm") != 0 || !isfinite(s->value) ||
+        /* the headline: tps_arm, or mbps_arm for a raw I/O workload */
+        if ((strcmp(s->metric, "tps_arm") != 0 && strcmp(s->metric, "mbps_arm") != 0) ||
+            !isfinite(s->value) ||
             strcmp(s->arm, c->arm->name) != 0 || !results_sample_in_variant(s, variant) ||
             !run_counts(rd, s->seq))
             continue;
@@ -611,6 +619,12 @@ struct report *report_build(const struct results_data *rd)
     struct report *r = xcalloc(1, sizeof(*r));
     r->rd = rd;
     r->host_arm = r->first_guest_arm = -1;
+    bool tps = false, mbps = false;
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        tps = tps || !strcmp(rd->samples[i].metric, "tps_arm");
+        mbps = mbps || !strcmp(rd->samples[i].metric, "mbps_arm");
+    }
+    r->headline = mbps && tps ? "TPS or MB/s" : mbps ? "MB/s" : "TPS";
     for (size_t a = 0; a < rd->n_arms; a++) {
         if (r->host_arm < 0 && !strcmp(rd->arms[a].kind, "host"))
             r->host_arm = (int)a;

@@ -119,6 +119,11 @@ struct report {
     struct report_scaling *scaling;
     size_t n_scaling;
     bool has_layers; /* some arm has per-layer counters (gap.h): show them */
+    /* the headline figure of every cell (workloads/workload.h): "TPS" from
+     * tps_arm (sysbench-oltp), "MB/s" from mbps_arm (seq_write, seq_read,
+     * tar_extract), "TPS or MB/s" when a scenario mixes them; the cells'
+     * tps* fields and the csv/json tps_* names hold it whatever its unit */
+    const char *headline;
 };
 
 /* Build the report of rd (which must outlive it). Never fails. */
@@ -130,6 +135,7 @@ void report_print(const struct report *r, enum report_format f, FILE *out);
 
 /* How TPS and the explaining figures are defined, as sentences. */
 extern const char report_tps_rule[];
+extern const char report_mbps_rule[];
 extern const char report_figures_rule[];
 extern const char report_scaling_rule[];
 

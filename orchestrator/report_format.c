@@ -53,8 +53,11 @@ static const char *pct_human(char *buf, size_t len, double v, double limit)
 
 struct report_table *report_tps_table(const struct report *r, size_t variant)
 {
-    static const char *const head[] = {"arm", "kind", "guests", "n",         "TPS mean",
-                                       "95% CI", "sd", "CV",    "TPS/guest", "drifted"};
+    char mean_h[32], pg_h[32];
+    snprintf(mean_h, sizeof(mean_h), "%s mean", r->headline);
+    snprintf(pg_h, sizeof(pg_h), "%s/guest", r->headline);
+    const char *const head[] = {"arm", "kind", "guests", "n",  mean_h,
+                                "95% CI", "sd", "CV",    pg_h, "drifted"};
     struct report_table *t = report_table_new(10, head, 0x3FC);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         const struct report_cell *c = &r->variants[variant].cells[a];
@@ -682,7 +685,10 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
                 (long long)rd->order_seed);
     else if (*rd->order_mode)
         fprintf(out, "%srun order: %s\n", md ? "\n" : "", rd->order_mode);
-    fprintf(out, "%s%s\n", md ? "\n" : "", report_tps_rule);
+    if (strcmp(r->headline, "TPS") != 0)
+        fprintf(out, "%s%s\n", md ? "\n" : "", report_mbps_rule);
+    if (strcmp(r->headline, "MB/s") != 0)
+        fprintf(out, "%s%s\n", md ? "\n" : "", report_tps_rule);
     for (size_t v = 0; v < rd->n_variants; v++) {
         char ratios[1024];
         fprintf(out, "\n%sVariant %d: %s\n\n", md ? "## " : "", r->variants[v].variant->index,
@@ -692,7 +698,7 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         report_table_free(t);
         report_ratios_text(r, v, ratios, sizeof(ratios));
         if (*ratios)
-            fprintf(out, "\n%sRatios of mean TPS: %s\n", md ? "" : "  ", ratios);
+            fprintf(out, "\n%sRatios of mean %s: %s\n", md ? "" : "  ", r->headline, ratios);
         fputs("\n", out);
         t = report_conditions_table(r, v);
         report_table_print(t, f, out, md ? "" : "  ");
