@@ -258,7 +258,7 @@ static int finish_tree(struct build *b)
 static int lay_archive(struct build *b, long long *bytes)
 {
     char path[PATH_MAX];
-    tree_file(b, ARCHIVE_GUEST_PATH + 1, path, sizeof(path));
+    tree_file(b, &ARCHIVE_GUEST_PATH[1] /* without its leading slash */, path, sizeof(path));
     log_info("image: write the tar_extract archive (%d files)", ARCHIVE_FILES);
     if (archive_write_fixed(path, bytes) < 0)
         return -1;
