@@ -1,6 +1,10 @@
 /* cmd_run.c: `vbed run [options] SCENARIO`: load and check the scenario,
  * then either print the plan (--dry-run, touching no guest) or execute it. */
 #include "cli.h"
+#include "disklayout.h"
+#include "units.h"
+#include "workloads/archive.h"
+#include "workloads/workload.h"
 #include "domain.h"
 #include "exitcode.h"
 #include "hypervisor.h"
@@ -183,6 +187,30 @@ static void print_working_sets(const struct plan *p, FILE *out)
             const struct plan_spec *sp = &p->specs[s];
             if (sp->arm != a)
                 continue;
+            if (workload_is_io(sp->cfg.workload)) {
+                /* no tables: what is written, onto what */
+                char vars[256], io[32], usable[32];
+                plan_spec_variants(p, s, vars, sizeof(vars));
+                if (sp->cfg.workload == WL_TAR_EXTRACT)
+                    snprintf(io, sizeof(io), "%.0f MB archive", (double)archive_content_bytes() / 1e6);
+                else
+                    format_size(sp->cfg.io_size, io, sizeof(io));
+                if (kind == ARM_HOST)
+                    fprintf(out, "  %-12s variants %-8s raw I/O (%s): in the host arm's "
+                                 "directory; %s\n",
+                            arm, vars, key_choice("workload", sp->cfg.workload), io);
+                else {
+                    format_size(disklayout_usable_bytes(sp->cfg.layout, sp->cfg.data_disks,
+                                                        sp->cfg.disk_size),
+                                usable, sizeof(usable));
+                    fprintf(out, "  %-12s variants %-8s raw I/O (%s): %s of %lld disk%s (%s usable); "
+                                 "%s\n",
+                            arm, vars, key_choice("workload", sp->cfg.workload),
+                            key_choice("layout", sp->cfg.layout), sp->cfg.data_disks,
+                            sp->cfg.data_disks == 1 ? "" : "s", usable, io);
+                }
+                continue;
+            }
             long long data = ws_estimate_bytes(&sp->cfg);
             enum ws_fit fit = ws_classify(&sp->cfg, kind, data, host_mem);
             count[fit]++;
