@@ -133,16 +133,19 @@ static int plot_tps_bars(struct drawing *d)
         fputc('\n', f);
     }
     fclose(f);
-    add_plot(d, "tps-bars.svg",
-             log_y ? "TPS per variant and arm (mean; error bars: 95% CI), log scale"
-                   : "TPS per variant and arm (mean; error bars: 95% CI)",
-             "TPS per variant and arm (mean; error bars: 95%% CI)%s", log_y ? ", log scale" : "");
+    /* the headline is one of report.h's constants ("TPS", "MB/s"), never input */
+    const char *h = d->r->headline;
+    char gp_title[128];
+    snprintf(gp_title, sizeof(gp_title), "%s per variant and arm (mean; error bars: 95%% CI)%s", h,
+             log_y ? ", log scale" : "");
+    add_plot(d, "tps-bars.svg", gp_title, "%s per variant and arm (mean; error bars: 95%% CI)%s", h,
+             log_y ? ", log scale" : "");
     fprintf(d->gp,
             "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
             "set style fill solid 1.0 border -1\nset boxwidth 0.9\n"
-            "set datafile missing '-'\nset key outside right top noenhanced\nset ylabel 'TPS'\n"
+            "set datafile missing '-'\nset key outside right top noenhanced\nset ylabel '%s'\n"
             "set xtics noenhanced\nset xrange [-0.6:%g]\n",
-            (double)rd->n_variants - 0.4);
+            h, (double)rd->n_variants - 0.4);
     if (log_y)
         fprintf(d->gp, "set logscale y\nset yrange [%g:*]\n", floor_y);
     else
