@@ -1,5 +1,6 @@
 /* experiment.h: the phases of one run on its targets (guests of a guest
- * arm, or the host arm), the same code for both:
+ * arm, or the host arm), the same code for both. What each phase runs is
+ * the workload's (workloads/workload.h); for sysbench-oltp:
  *
  *   prepare   CREATE DATABASE sbtest; sysbench prepare (compressed tables
  *             through vbed_oltp.lua); compression checked (fails loudly)
@@ -15,6 +16,9 @@
  *             and the counters of every layer of each target's path
  *             (layers.h) as deltas over the phase
  *   collect   MariaDB's error log of every target
+ * A raw I/O workload (seq_write, seq_read, tar_extract) has no warm-up and
+ * no InnoDB counters; the rest of the measure frame (noise, layers, host
+ * page cache) is the same.
  *
  * Targets work in parallel, a thread each. Every figure goes to samples as
  * soon as it is known, so a failure later in the run loses nothing. */
