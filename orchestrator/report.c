@@ -179,7 +179,8 @@ static void fill_cell(const struct results_data *rd, int variant, struct report_
             acc_add(&bp, s->value);
         } else if (!strcmp(s->metric, "host_cache_data_bytes") && !strcmp(s->when, "after")) {
             acc_add(&hc, s->value);
-        } else if (!strcmp(s->metric, "latency_p95_ms")) {
+        } else if (!strcmp(s->metric, "latency_p95_ms") || !strcmp(s->metric, "clat_p95_ms")) {
+            /* sysbench: a transaction's; fio: one block's completion */
             acc_add(&p95, s->value);
         } else if (!strcmp(s->metric, "measure_start_skew_s")) {
             set_max(&c->skew_max_s, s->value);
