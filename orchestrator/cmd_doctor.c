@@ -131,6 +131,7 @@ static void check_programs(struct doctor *d)
         {"mariadbd", "mariadb-server", "the host arm's private server"},
         {"mariadb-install-db", "mariadb-server", "initialises the host arm's datadir"},
         {"sysbench", "sysbench", "the OLTP workload on the host arm"},
+        {"fio", "fio", "seq_write and seq_read on the host arm"},
         {"gnuplot", "gnuplot-nox", "draws the report's plots"},
         {"virsh", "libvirt-clients", "virt-xml-validate and manual inspection"},
     };
