@@ -113,8 +113,11 @@ static double cell_mean(const struct report_cell *cell)
 
 static struct report_table *human_table(const struct comparison *c)
 {
-    static const char *const head[] = {"variant", "arm",        "n A", "TPS A",  "n B",
-                                       "TPS B",   "difference", "p",   "verdict"};
+    /* TPS, or MB/s for raw I/O: the headline of side A (report.h) */
+    char ha[32], hb[32];
+    snprintf(ha, sizeof(ha), "%s A", c->a->headline);
+    snprintf(hb, sizeof(hb), "%s B", c->a->headline);
+    const char *const head[] = {"variant", "arm", "n A", ha, "n B", hb, "difference", "p", "verdict"};
     struct report_table *t = report_table_new(9, head, 0xFC);
     for (size_t i = 0; i < c->n_rows; i++) {
         const struct compare_row *r = &c->rows[i];
@@ -348,10 +351,11 @@ void compare_print(const struct comparison *c, enum report_format f, FILE *out)
     if (*a->scenario_sha256 && strcmp(a->scenario_sha256, b->scenario_sha256) != 0)
         fprintf(out, "%sThe scenario files differ: variants are matched by label, arms by name.\n",
                 md ? "\n" : "");
+    const char *h = c->a->headline;
     fprintf(out,
-            "%sDifference: (TPS B - TPS A) / TPS A. Welch's t-test on the TPS of each repeat, "
+            "%sDifference: (%s B - %s A) / %s A. Welch's t-test on the %s of each repeat, "
             "two-sided: significant when p < 0.05.\n\n",
-            md ? "\n" : "");
+            md ? "\n" : "", h, h, h, h);
     report_table_print(t, f, out, md ? "" : "  ");
     report_table_free(t);
     if (!any_gap(c))
