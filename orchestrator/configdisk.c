@@ -30,9 +30,16 @@ static int add(struct archive *a, const char *name, const char *text)
 int configdisk_build(const struct run_config *cfg, const char *hostname, const char *mycnf,
                      void **buf, size_t *len)
 {
+    /* an arm name may hold '_', which no hostname may (the guest's
+     * `hostname` refuses it and vbed-setup stops): '-' instead */
+    char host[128];
+    snprintf(host, sizeof(host), "%s", hostname);
+    for (char *p = host; *p; p++)
+        if (*p == '_')
+            *p = '-';
     char env[1024];
     int n = snprintf(env, sizeof(env), "FILESYSTEM=%s\nHOSTNAME=%s\nTMPFS_SIZE=%lld\n",
-                     key_choice("filesystem", cfg->filesystem), hostname, cfg->memory / 2);
+                     key_choice("filesystem", cfg->filesystem), host, cfg->memory / 2);
     /* several disks, a layout or raw I/O: vbed-setup's defaults (one disk,
      * single, the datadir on it) otherwise, so a one-disk run's run.env is
      * what it always was */

@@ -58,7 +58,7 @@ static void layout_env(void **state)
     cfg.memory = 1LL << 30;
     void *buf;
     size_t len;
-    assert_int_equal(configdisk_build(&cfg, "g", "", &buf, &len), 0);
+    assert_int_equal(configdisk_build(&cfg, "vbed-x-001-md_raid6-1", "", &buf, &len), 0);
     struct archive *a = archive_read_new();
     archive_read_support_format_tar(a);
     assert_int_equal(archive_read_open_memory(a, buf, len), ARCHIVE_OK);
@@ -69,7 +69,8 @@ static void layout_env(void **state)
     la_ssize_t n = archive_read_data(a, content, sizeof(content) - 1);
     assert_true(n > 0);
     content[n] = '\0';
-    assert_string_equal(content, "FILESYSTEM=ext4\nHOSTNAME=g\nTMPFS_SIZE=536870912\nDATA_DISKS=4\n"
+    /* an arm name's '_' is no hostname's: '-' */
+    assert_string_equal(content, "FILESYSTEM=ext4\nHOSTNAME=vbed-x-001-md-raid6-1\nTMPFS_SIZE=536870912\nDATA_DISKS=4\n"
                                  "LAYOUT=md-raid6\nASSUME_CLEAN=no\nRESYNC_TIMEOUT=3600\n"
                                  "IO_DIR=/srv/vbed-io\n");
     archive_read_free(a);
