@@ -41,7 +41,7 @@ static void show(struct guest *g, const char *fmt, ...)
 static int fail(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct guest *g, const char *fmt, ...)
 {
-    char why[400];
+    char why[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof(why), fmt, ap);
@@ -60,11 +60,11 @@ int guest_make_disks(struct guest *g, struct storage *st, const char *base_path,
     g->made_disks = true; /* from here on, teardown deletes whatever exists */
     show(g, "creating disks");
     if (storage_create_overlay(st, g->lay.root_vol, base_path) < 0)
-        return fail(g, "cannot create the root overlay");
+        return fail(g, "cannot create the root overlay: %s", hv_last_error());
     if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
-        return fail(g, "cannot create the data disk");
+        return fail(g, "cannot create the data disk: %s", hv_last_error());
     if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
-        return fail(g, "cannot upload the configuration disk");
+        return fail(g, "cannot upload the configuration disk: %s", hv_last_error());
     return 0;
 }
 
@@ -183,7 +183,7 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
         return;
     /* the console log is a file QEMU wrote into the pool: a volume after a refresh */
     storage_refresh(st);
-    if (dir) {
+    if (dir && g->t_start > 0) { /* QEMU writes a console log once started */
         char path[PATH_MAX];
         path_join(path, sizeof(path), dir, "console.log");
         storage_download(st, g->lay.console_vol, path);
