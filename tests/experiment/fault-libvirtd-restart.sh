@@ -39,10 +39,7 @@ grep -q "vbed-e2elvd-002-guest-1 failed in phase boot: the connection to libvirt
 grep -q "connected to libvirt at .* again" "$log" || fail "vbed did not connect again to clean up"
 assert_nothing_left e2elvd
 r=$(latest_results "$VBED_TEST_TMP/res")
-jq -c . "$r/samples.jsonl" >/dev/null || fail "samples.jsonl has a line that does not parse"
-[ "$(jq -r 'select(.metric == "tps_arm" and .labels.arm == "host") | .value' "$r/samples.jsonl" | wc -l)" -eq 1 ] ||
-  fail "the host arm, measured before the fault, was not kept"
-ls "$r"/runs/001-host/*/sysbench-measure.out >/dev/null || fail "the host arm's raw log was not kept"
+assert_host_arm_kept "$r"
 jq -e '.runs[1].status == "failed" and (.runs[1].reason | test("phase boot: the connection to libvirt was lost"))' \
   "$r/meta.json" >/dev/null || fail "meta.json does not mark the guest run failed with its reason"
 ls -la "$r/runs/002-guest/guest-1/"
