@@ -203,9 +203,35 @@ static int run_experiment(struct guest_run *gr)
     return rc;
 }
 
+/* libvirtd went away during the run (restarted): the guests it restarted
+ * with no longer die with vbed's connection, so connect again and find
+ * them to destroy them and delete their disks. */
+static void reconnect_for_teardown(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    if (hv_alive(r->hv))
+        return;
+    log_warn("run %s: the connection to libvirt at %s was lost; connecting again to remove the "
+             "run's guests and disks",
+             gr->run->runid, hv_get_info(r->hv)->uri);
+    if (hv_reconnect(r->hv, 60) < 0 || storage_reopen(r->st) < 0) {
+        log_error("run %s: its guests and disks may be left behind: run 'vbed clean' once libvirt "
+                  "answers again",
+                  gr->run->runid);
+        return;
+    }
+    for (size_t i = 0; i < gr->n; i++) {
+        struct guest *g = &gr->guests[i];
+        if (g->dom)
+            virDomainFree(g->dom);
+        g->dom = hv_lookup(r->hv, g->lay.name);
+    }
+}
+
 static void teardown_guests(struct guest_run *gr, bool failed)
 {
     struct runner *r = gr->run->r;
+    reconnect_for_teardown(gr);
     for (size_t i = 0; i < gr->n; i++) {
         struct guest *g = &gr->guests[i];
         hv_destroy(g->dom);

@@ -20,23 +20,27 @@ struct hv {
     bool test_driver;
 };
 
-static void ignore_error(void *opaque, virErrorPtr err)
+/* The message of the last libvirt error raised in this thread. libvirt's
+ * own virGetLastError() is reset by the next API call, even one that only
+ * reads a name (virStoragePoolGetName() in the arguments of the same
+ * log_error() freed the message it pointed to): so it is kept here, as the
+ * error is raised. libvirt prints nothing itself (a no-op would do that). */
+static _Thread_local char last_error[1024];
+
+static void keep_error(void *opaque, virErrorPtr err)
 {
     (void)opaque;
-    (void)err;
+    if (err && err->message)
+        snprintf(last_error, sizeof(last_error), "%s", err->message);
 }
 
 void hv_init(void)
 {
     virInitialize();
-    virSetErrorFunc(NULL, ignore_error);
+    virSetErrorFunc(NULL, keep_error);
 }
 
-const char *hv_last_error(void)
-{
-    virErrorPtr err = virGetLastError();
-    return err && err->message ? err->message : "unknown error";
-}
+const char *hv_last_error(void) { return last_error[0] ? last_error : "unknown error"; }
 
 void hv_format_version(unsigned long v, char *buf, unsigned long len)
 {
@@ -116,6 +120,47 @@ void hv_close(struct hv *hv)
 }
 
 virConnectPtr hv_conn(struct hv *hv) { return hv->conn; }
+
+/* One cheap call over the connection first: without an event loop, a
+ * libvirtd that went away is noticed only by the next call. */
+bool hv_alive(struct hv *hv)
+{
+    unsigned long v;
+    if (!hv->conn)
+        return false;
+    virConnectGetLibVersion(hv->conn, &v);
+    return virConnectIsAlive(hv->conn) == 1;
+}
+
+bool hv_domain_conn_alive(virDomainPtr dom)
+{
+    return dom && virConnectIsAlive(virDomainGetConnect(dom)) == 1;
+}
+
+int hv_reconnect(struct hv *hv, int wait_s)
+{
+    if (hv_alive(hv))
+        return 0;
+    if (hv->conn)
+        virConnectClose(hv->conn); /* freed once the last handle on it goes */
+    hv->conn = NULL;
+    for (int i = 0; i <= wait_s; i++) {
+        hv->conn = virConnectOpen(hv->info.uri);
+        if (hv->conn) {
+            log_info("connected to libvirt at %s again (it had gone away)", hv->info.uri);
+            return 0;
+        }
+        sleep(1);
+    }
+    log_error("Cannot connect to libvirt at '%s' again within %d s: %s", hv->info.uri, wait_s,
+              hv_last_error());
+    return -1;
+}
+
+virDomainPtr hv_lookup(struct hv *hv, const char *name)
+{
+    return hv->conn ? virDomainLookupByName(hv->conn, name) : NULL;
+}
 const struct hv_info *hv_get_info(struct hv *hv) { return &hv->info; }
 
 virDomainPtr hv_start(struct hv *hv, const char *xml, const char *name)
@@ -143,6 +188,10 @@ void hv_destroy(virDomainPtr dom)
 {
     if (!dom)
         return;
+    if (!hv_domain_conn_alive(dom)) { /* nothing to ask a lost connection */
+        virDomainFree(dom);
+        return;
+    }
     if (hv_is_running(dom) != 0 && virDomainDestroy(dom) < 0) {
         virErrorPtr err = virGetLastError();
         if (!err || err->code != VIR_ERR_NO_DOMAIN)
