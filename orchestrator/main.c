@@ -27,6 +27,8 @@ const struct cmd_entry cmd_table[] = {
      cmd_doctor, cmd_doctor_usage},
     {"clean", "[options]", "remove domains, disks and processes left by a crashed vbed", cmd_clean,
      cmd_clean_usage},
+    {"host", "version|drop-caches|meminfo|resident PATH|diskstats PATH",
+     "the helper vbed runs on a hypervisor host over ssh (JSON out)", cmd_host, cmd_host_usage},
     {"help", "[COMMAND|keys|exit-codes]", "help on a command, the scenario keys or exit codes",
      cmd_help, cmd_help_usage},
     {NULL, NULL, NULL, NULL, NULL},
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
     const struct cmd_entry *cmd = cmd_find(argv[optind]);
     if (!cmd) {
         log_error("'%s' is not a vbed command (commands: run, image, report, compare, doctor, "
-                  "clean, help).",
+                  "clean, host, help).",
                   argv[optind]);
         return EXIT_USAGE;
     }
