@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "domain.h"
 #include "exitcode.h"
+#include "hostset.h"
 #include "hypervisor.h"
 #include "image.h"
 #include "layout.h"
@@ -221,9 +222,24 @@ static int dry_run(const struct plan *p, const struct run_opts *o, const char *u
     for (size_t s = 0; s < p->n_specs; s++)
         if (p->arms[p->specs[s].arm].kind == ARM_GUEST && p->specs[s].cfg.virt_type == VIRT_AUTO)
             needs_auto = 1;
+    /* hosts named in the scenario must answer (libvirt, and the helper of
+     * an ssh host) before anything starts */
+    struct hostset hosts;
+    hostset_collect(&hosts, p, uri);
+    bool named = false;
+    for (size_t s = 0; s < p->n_specs; s++)
+        named |= p->specs[s].cfg.hosts[0] != '\0';
+    if (named && hostset_connect(&hosts, true) < 0) {
+        log_error("%s: a host cannot be reached; nothing was started.", p->scn->path);
+        hostset_close(&hosts);
+        return EXIT_ENV;
+    }
     if (needs_auto)
         auto_type = dry_run_virt_type(uri, &why);
     plan_print(p, stdout);
+    if (named)
+        hostset_print_placement(p, &hosts, stdout);
+    hostset_close(&hosts);
     print_working_sets(p, stdout);
     if (needs_auto)
         printf("\nvirt_type auto: %s -> %s\n", why, auto_type == VIRT_KVM ? "kvm" : "qemu");

@@ -9,6 +9,10 @@
 #include "textfile.h"
 #include "xalloc.h"
 
+#ifndef VBED_VERSION
+#define VBED_VERSION "0.1"
+#endif
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

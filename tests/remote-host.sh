@@ -79,7 +79,13 @@ start() {
   command -v unshare >/dev/null && [ -x /usr/sbin/sshd ] ||
     { echo "remote-host: needs unshare and sshd (apt-get install openssh-server)" >&2; exit 3; }
   [ -x "$vbed_bin" ] || { echo "remote-host: no vbed binary at '$vbed_bin'" >&2; exit 2; }
-  if alive; then uri; return 0; fi
+  if alive; then
+    # running: bring back a daemon something killed (libvirtd restarts by name elsewhere)
+    virsh -c "$(uri)" version >/dev/null 2>&1 || {
+      in_ns sh -c 'pgrep -F /run/virtlogd.pid >/dev/null 2>&1 || virtlogd -d; pgrep -F /run/libvirtd.pid >/dev/null 2>&1 || libvirtd -d'
+      wait_ready; }
+    uri; return 0
+  fi
   rm -rf "$state"
   mkdir -p "$state/ssh" "$state/var/lib/vbed" "$state/var/cache/vbed"
   chmod 0755 "$state" "$state/var" "$state/var/lib" "$state/var/lib/vbed"
@@ -118,8 +124,13 @@ CONF
     sleep 0.2
   done
   # the holder is `sleep infinity` after exec: same pid
+  wait_ready
+  uri
+}
+
+wait_ready() {
   for _ in $(seq 1 60); do
-    if virsh -c "$(uri)" version >/dev/null 2>&1; then uri; return 0; fi
+    virsh -c "$(uri)" version >/dev/null 2>&1 && return 0
     sleep 0.5
   done
   echo "remote-host: libvirtd at $(uri) does not answer; see $state/inner.log, $state/sshd.log" >&2
