@@ -36,6 +36,17 @@ REMOTE_CACHED_KB=777777
 
 uri() { echo "qemu+ssh://root@127.0.0.1:$port/system?keyfile=$state/ssh/id_ed25519&no_verify=1"; }
 
+# Daemons must not inherit our descriptors: one started under
+# `flock /tmp/vbed-tcg.lock` would hold the shared lock for ever.
+close_fds() {
+  local fd n
+  for fd in /proc/$$/fd/*; do
+    n=${fd##*/}
+    [ "$n" -gt 2 ] 2>/dev/null && eval "exec $n>&-" 2>/dev/null
+  done
+  return 0
+}
+
 holder_pid() { [ -f "$state/holder.pid" ] && cat "$state/holder.pid"; }
 alive() { local p; p=$(holder_pid) && [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
 
@@ -54,6 +65,7 @@ skeleton() {
 
 # runs inside the new mount namespace (unshare), then holds it open
 inner() {
+  close_fds
   mount --make-rprivate /
   mount --bind "$state/etc-libvirt" /etc/libvirt
   for d in lib/libvirt cache/libvirt log/libvirt lib/vbed cache/vbed; do
@@ -82,6 +94,7 @@ start() {
   if alive; then
     # running: bring back a daemon something killed (libvirtd restarts by name elsewhere)
     virsh -c "$(uri)" version >/dev/null 2>&1 || {
+      close_fds
       in_ns sh -c 'pgrep -F /run/virtlogd.pid >/dev/null 2>&1 || virtlogd -d; pgrep -F /run/libvirtd.pid >/dev/null 2>&1 || libvirtd -d'
       wait_ready; }
     uri; return 0
@@ -116,6 +129,7 @@ StrictModes no
 PidFile /run/sshd-vbed-remote.pid
 CONF
 
+  close_fds
   setsid unshare --mount --propagation private -- "$0" __inner </dev/null >"$state/inner.log" 2>&1 &
   echo $! > "$state/holder.pid"
   for _ in $(seq 1 100); do
