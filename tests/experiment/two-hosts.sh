@@ -113,11 +113,13 @@ INI
 "$VBED" run --id e2e2i -o "$t/res2" "$t/spread.ini" >"$t/log2" 2>&1 &
 pid=$!
 for _ in $(seq 1 240); do
-  pgrep -f "qemu-system.*vbed-e2e2i-.*guest-1" >/dev/null && remote pgrep -f "qemu-system.*vbed-e2e2i-.*guest-2" >/dev/null && break
+  # guest 1 on this machine, guest 2 on the second host (round-robin)
+  virsh -c qemu:///system list --name | grep -q "^vbed-e2e2i-.*-both-1$" &&
+    virsh -c "$uri" list --name | grep -q "^vbed-e2e2i-.*-both-2$" && break
   kill -0 $pid 2>/dev/null || { cat "$t/log2"; fail "vbed ended before both guests started"; }
   sleep 0.5
 done
-virsh -c "$uri" list --name | grep -q "vbed-e2e2i-" || { cat "$t/log2"; fail "no guest on the second host before SIGINT"; }
+virsh -c "$uri" list --name | grep -q "^vbed-e2e2i-.*-both-2$" || { cat "$t/log2"; fail "guest 2 is not on the second host before SIGINT"; }
 sleep 5
 kill -INT $pid
 wait $pid
