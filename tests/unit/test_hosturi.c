@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "hostside.h"
 #include "hosturi.h"
+#include "keys.h"
 
 static void transports(void **state)
 {
@@ -104,6 +105,35 @@ static void replies(void **state)
     json_object_put(o);
 }
 
+/* the hosts key: one value whatever its commas, round-robin placement */
+static void hosts_key(void **state)
+{
+    (void)state;
+    struct run_config cfg;
+    char err[600], buf[256];
+    key_apply_defaults(&cfg);
+    assert_int_equal(run_config_host_count(&cfg), 0); /* the -c URI */
+    assert_int_equal(run_config_guest_host(&cfg, 3), 0);
+    const struct key_def *k = key_find("hosts");
+    assert_int_equal(key_parse_item(k, " qemu:///system ,  qemu+ssh://h/system?keyfile=/k ", &cfg, err,
+                                    sizeof(err)), 0);
+    assert_string_equal(cfg.hosts, "qemu:///system,qemu+ssh://h/system?keyfile=/k");
+    assert_int_equal(run_config_host_count(&cfg), 2);
+    run_config_host(&cfg, 1, buf, sizeof(buf));
+    assert_string_equal(buf, "qemu+ssh://h/system?keyfile=/k");
+    run_config_host(&cfg, 2, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    assert_int_equal(run_config_guest_host(&cfg, 1), 0);
+    assert_int_equal(run_config_guest_host(&cfg, 2), 1);
+    assert_int_equal(run_config_guest_host(&cfg, 3), 0);
+    assert_int_equal(key_parse_item(k, "qemu:///system, nope", &cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "'nope' is not a libvirt URI"));
+    assert_int_equal(key_parse_item(k, "test:///default,test:///default,test:///default,test:///default,"
+                                       "test:///default,test:///default,test:///default,test:///default,"
+                                       "test:///default", &cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "more than 8 hosts"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +141,7 @@ int main(void)
         cmocka_unit_test(refused),
         cmocka_unit_test(ssh_argv),
         cmocka_unit_test(replies),
+        cmocka_unit_test(hosts_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
