@@ -127,7 +127,6 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
     if (image_resolve(p->global.image, NULL, &img) < 0)
         return -1;
     struct image_layout im;
-    layout_image(&im, p->global.pool_dir, img.id);
     const char *cmdline = img.cmdline;
     size_t written = 0;
     for (size_t s = 0; s < p->n_specs; s++) {
@@ -140,7 +139,8 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
         for (long long n = 1; n <= sp->cfg.guests; n++) {
             struct guest_layout g;
             struct domain_spec spec;
-            layout_guest(&g, p->global.pool_dir, runid, p->arms[sp->arm].name, (int)n, &sp->cfg);
+            layout_image(&im, sp->cfg.pool_dir, img.id);
+            layout_guest(&g, sp->cfg.pool_dir, runid, p->arms[sp->arm].name, (int)n, &sp->cfg);
             layout_domain_spec(&spec, &g, &im, &sp->cfg, vt, cmdline);
             char *xml = domain_xml(&spec);
             if (!xml)
@@ -237,7 +237,7 @@ static int dry_run(const struct plan *p, const struct run_opts *o, const char *u
     if (needs_auto)
         auto_type = dry_run_virt_type(uri, &why);
     plan_print(p, stdout);
-    if (named)
+    if (named || hosts.n > 1)
         hostset_print_placement(p, &hosts, stdout);
     hostset_close(&hosts);
     print_working_sets(p, stdout);

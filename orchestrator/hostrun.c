@@ -20,7 +20,7 @@ int hostrun_execute(struct run *run)
     char *mycnf = mycnf_render(cfg);
     results_write(run->dir, "my.cnf", mycnf);
     char base[PATH_MAX], name[96], dir[PATH_MAX];
-    hostarm_base(r->plan->global.pool_dir, base, sizeof(base));
+    hostarm_base(cfg->pool_dir, base, sizeof(base));
     snprintf(name, sizeof(name), "vbed-%s-%s", run->runid, run->arm);
     results_run_dir(r->res, run->seq, run->arm, "host", dir, sizeof(dir));
 

@@ -21,10 +21,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static size_t find(const struct hostset *set, const char *uri)
+static size_t find(const struct hostset *set, const char *uri, const struct run_config *cfg)
 {
     for (size_t i = 0; i < set->n; i++)
-        if (strcmp(set->h[i].uri, uri) == 0)
+        if (strcmp(set->h[i].uri, uri) == 0 && strcmp(set->h[i].pool, cfg->pool) == 0 &&
+            strcmp(set->h[i].pool_dir, cfg->pool_dir) == 0)
             return i;
     return (size_t)-1;
 }
@@ -35,14 +36,16 @@ static void canonical(const struct hostset *set, const char *uri, char *buf, siz
     snprintf(buf, len, "%s", set->default_uri && strcmp(uri, set->default_uri) == 0 ? "" : uri);
 }
 
-static void add(struct hostset *set, const char *uri, const char *arm)
+static void add(struct hostset *set, const char *uri, const struct run_config *cfg, const char *arm)
 {
-    size_t i = find(set, uri);
+    size_t i = find(set, uri, cfg);
     if (i == (size_t)-1) {
         set->h = xrealloc(set->h, (set->n + 1) * sizeof(*set->h));
         struct hostset_host *h = &set->h[set->n++];
         memset(h, 0, sizeof(*h));
         snprintf(h->uri, sizeof(h->uri), "%s", uri);
+        snprintf(h->pool, sizeof(h->pool), "%s", cfg->pool);
+        snprintf(h->pool_dir, sizeof(h->pool_dir), "%s", cfg->pool_dir);
         struct host_uri u;
         char err[600];
         if (*uri && host_uri_parse(uri, &u, err, sizeof(err)) == 0)
@@ -71,7 +74,7 @@ void hostset_collect(struct hostset *set, const struct plan *p, const char *defa
             char uri[KEY_HOSTS_MAX], c[KEY_HOSTS_MAX];
             run_config_host(&sp->cfg, i, uri, sizeof(uri));
             canonical(set, uri, c, sizeof(c));
-            add(set, c, p->arms[sp->arm].name);
+            add(set, c, &sp->cfg, p->arms[sp->arm].name);
         }
     }
 }
@@ -81,7 +84,7 @@ size_t hostset_index(const struct hostset *set, const struct run_config *cfg, si
     char uri[KEY_HOSTS_MAX], c[KEY_HOSTS_MAX];
     run_config_host(cfg, i, uri, sizeof(uri));
     canonical(set, uri, c, sizeof(c));
-    size_t k = find(set, c);
+    size_t k = find(set, c, cfg);
     return k == (size_t)-1 ? 0 : k;
 }
 
@@ -96,6 +99,18 @@ int hostset_connect(struct hostset *set, bool check_helper)
     for (size_t i = 0; i < set->n; i++) {
         struct hostset_host *h = &set->h[i];
         const char *uri = h->uri[0] ? h->uri : set->default_uri;
+        /* one connection per URI: another pool of a host already connected */
+        bool shared = false;
+        for (size_t k = 0; k < i && !shared; k++)
+            if (strcmp(set->h[k].uri, h->uri) == 0) {
+                shared = true;
+                h->hv = set->h[k].hv;
+                h->hs = set->h[k].hs;
+                snprintf(h->label, sizeof(h->label), "%s", set->h[k].label);
+            }
+        if (shared)
+            continue;
+        h->owner = true;
         h->hv = hv_try_open(uri);
         if (!h->hv) {
             log_error("Cannot reach host '%s' (arm %s): %s", h->uri[0] ? h->label : (uri ? uri : "libvirt's default"),
@@ -136,7 +151,6 @@ int hostset_connect(struct hostset *set, bool check_helper)
 
 struct prep {
     struct hostset_host *h;
-    const char *pool, *pool_dir;
     const struct image_info *img;
     int rc;
     volatile int done;
@@ -146,23 +160,23 @@ static void *prepare_worker(void *arg)
 {
     struct prep *p = arg;
     double t0 = now();
-    p->h->st = storage_open(p->h->hv, p->pool, p->pool_dir);
+    p->h->st = storage_open(p->h->hv, p->h->pool, p->h->pool_dir);
     p->rc = p->h->st && storage_ensure_image(p->h->st, p->img, &p->h->im) == 0 ? 0 : -1;
     if (p->rc == 0 && storage_uploaded_bytes(p->h->st) > 0) {
         p->h->upload_s = now() - t0;
-        log_info("host %s: image uploaded (%.0f MiB) in %.1f s", p->h->label,
+        log_info("host %s, pool '%s': image uploaded (%.0f MiB) in %.1f s", p->h->label, p->h->pool,
                  (double)storage_uploaded_bytes(p->h->st) / 1048576.0, p->h->upload_s);
     }
     __atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
-int hostset_prepare(struct hostset *set, const char *pool, const char *pool_dir, const struct image_info *img)
+int hostset_prepare(struct hostset *set, const struct image_info *img)
 {
     struct prep *preps = xcalloc(set->n, sizeof(*preps));
     pthread_t *th = xcalloc(set->n, sizeof(*th));
     for (size_t i = 0; i < set->n; i++) {
-        preps[i] = (struct prep){.h = &set->h[i], .pool = pool, .pool_dir = pool_dir, .img = img};
+        preps[i] = (struct prep){.h = &set->h[i], .img = img};
         pthread_create(&th[i], NULL, prepare_worker, &preps[i]);
     }
     /* a progress line every 10 s while any upload runs */
@@ -199,8 +213,10 @@ void hostset_close(struct hostset *set)
 {
     for (size_t i = 0; i < set->n; i++) {
         storage_close(set->h[i].st);
-        hv_close(set->h[i].hv);
-        hostside_free(set->h[i].hs);
+        if (set->h[i].owner) {
+            hv_close(set->h[i].hv);
+            hostside_free(set->h[i].hs);
+        }
     }
     free(set->h);
     memset(set, 0, sizeof(*set));
@@ -211,7 +227,7 @@ void hostset_print_placement(const struct plan *p, const struct hostset *set, FI
     bool header = false;
     for (size_t s = 0; s < p->n_specs; s++) {
         const struct plan_spec *sp = &p->specs[s];
-        if (p->arms[sp->arm].kind != ARM_GUEST || !sp->cfg.hosts[0])
+        if (p->arms[sp->arm].kind != ARM_GUEST || (!sp->cfg.hosts[0] && set->n < 2))
             continue;
         if (!header)
             fprintf(out, "\nplacement (guests round-robin over their arm's hosts):\n");
@@ -220,7 +236,7 @@ void hostset_print_placement(const struct plan *p, const struct hostset *set, FI
         for (long long n = 1; n <= sp->cfg.guests; n++) {
             const struct hostset_host *h = &set->h[hostset_index(set, &sp->cfg,
                                                                  run_config_guest_host(&sp->cfg, (int)n))];
-            fprintf(out, "      guest %lld on %s\n", n, h->label);
+            fprintf(out, "      guest %lld on %s, pool %s\n", n, h->label, h->pool);
         }
     }
 }

@@ -1,6 +1,7 @@
 /* hostset.h: the hypervisor hosts a plan runs on (the `hosts` key of every
  * guest arm; "" is the -c URI), one libvirt connection per distinct URI,
- * its host-side transport (hostside.h), its pool and its copy of the image.
+ * its host-side transport (hostside.h), and per (host, pool) -- pool and
+ * pool_dir may differ per arm -- the pool and its copy of the image.
  *
  * Guests of a guest arm go round-robin over the arm's hosts
  * (run_config_guest_host). The image is uploaded into each host's pool once
@@ -22,9 +23,11 @@
 struct hostset_host {
     char uri[KEY_HOSTS_MAX];  /* as written in the scenario; "" = the -c URI */
     char label[HOST_URI_MAX]; /* how results name it: the URI without its query */
+    char pool[KEY_STRING_MAX], pool_dir[KEY_STRING_MAX];
     char arms[128];           /* the arms placed on it, for messages */
-    struct hv *hv;
+    struct hv *hv;            /* shared by the entries of one URI ... */
     struct hostside *hs;
+    bool owner;               /* ... this one closes them */
     struct storage *st;
     struct image_layout im;
     int virt_type;            /* virt_type = auto, decided once per host */
@@ -49,9 +52,8 @@ struct hostset_host *hostset_guest_host(struct hostset *set, const struct run_co
  * (quiet: without libvirt's own error line). An ssh host's helper (`vbed
  * host version`) must answer too. */
 int hostset_connect(struct hostset *set, bool check_helper);
-/* Pools and the image on every host, in parallel; -1 reported. */
-int hostset_prepare(struct hostset *set, const char *pool, const char *pool_dir,
-                    const struct image_info *img);
+/* The pools and the image on every host, in parallel; -1 reported. */
+int hostset_prepare(struct hostset *set, const struct image_info *img);
 void hostset_close(struct hostset *set);
 
 /* `vbed run --dry-run`: which guest on which host, per guest run whose

@@ -122,10 +122,10 @@ const struct key_def key_table[] = {
      "Limit on sysbench prepare (the measure and warm-up phases are limited by their length plus a grace)."},
     {"image", KT_STRING, NULL, 0, 0, "debian-mariadb", NULL, KEY_GUEST, KF_GLOBAL_ONLY, OFF(image),
      "Guest image recipe (a directory under guest-images/)."},
-    {"pool", KT_STRING, NULL, 0, 0, "vbed", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pool),
-     "libvirt storage pool for images and per-guest disks; created if missing."},
-    {"pool_dir", KT_STRING, NULL, 0, 0, "/var/lib/vbed/pool", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pool_dir),
-     "Directory of the pool when vbed creates it; the host arm's datadir goes next to it."},
+    {"pool", KT_STRING, NULL, 0, 0, "vbed", NULL, KEY_BOTH, 0, OFF(pool),
+     "libvirt storage pool for images and per-guest disks, on each of the arm's hosts; created if missing. May differ per arm (an HDD pool and an SSD pool on one host)."},
+    {"pool_dir", KT_STRING, NULL, 0, 0, "/var/lib/vbed/pool", NULL, KEY_BOTH, 0, OFF(pool_dir),
+     "Directory of the pool when vbed creates it (on the arm's hosts); the host arm's datadir goes next to it."},
     {"hosts", KT_HOSTS, NULL, 0, 0, "the -c URI", NULL, KEY_BOTH, 0, OFF(hosts),
      "Where the arm runs: libvirt URIs of hypervisor hosts (qemu:///system, qemu+ssh://[user@]host[:port]/system?keyfile=..). A placement, not an axis: a guest arm's guests go round-robin over its hosts; a host arm must name one local URI (remote host arms are not implemented yet)."},
 };
@@ -251,6 +251,11 @@ static int parse_hosts(const char *item, char *field, char *err, size_t errlen)
     if (rc == 0)
         memcpy(field, out, used + 1);
     return rc;
+}
+
+bool key_is_placement(const struct key_def *key)
+{
+    return key->type == KT_HOSTS || key->offset == OFF(pool) || key->offset == OFF(pool_dir);
 }
 
 size_t run_config_host_count(const struct run_config *cfg)

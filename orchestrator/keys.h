@@ -146,6 +146,10 @@ const char *key_choice(const char *key_name, int index);
 int run_config_key_block_size(const struct run_config *cfg);
 int run_config_flush_log_at_trx_commit(const struct run_config *cfg);
 
+/* Keys that say where an arm runs (hosts, pool, pool_dir): printed with the
+ * placement, not among a run's settings. */
+bool key_is_placement(const struct key_def *key);
+
 /* hosts: how many URIs cfg->hosts holds (0: the -c URI), and the i-th into
  * buf (NULL-terminated; "" when there are none). */
 size_t run_config_host_count(const struct run_config *cfg);

@@ -394,7 +394,7 @@ void plan_print(const struct plan *p, FILE *out)
         for (size_t k = 0; k < key_count; k++) {
             const struct key_def *key = &key_table[k];
             if (!(key->arms & bit) || (key->flags & (KF_GLOBAL_ONLY | KF_ARM_ONLY)) ||
-                key->type == KT_HOSTS) /* the placement is printed on its own */
+                key_is_placement(key)) /* the placement is printed on its own */
                 continue;
             char val[KEY_STRING_MAX + 32], item[KEY_STRING_MAX + 64];
             key_format_value(key, &sp->cfg, val, sizeof(val));

@@ -65,6 +65,7 @@ static void record_hosts(struct runner *r)
         hv_format_version(in->hv_version, qv, sizeof(qv));
         json_object *o = json_object_new_object();
         json_object_object_add(o, "host", json_object_new_string(h->label));
+        json_object_object_add(o, "pool", json_object_new_string(h->pool));
         json_object_object_add(o, "hostname", json_object_new_string(in->hostname));
         json_object_object_add(o, "arms", json_object_new_string(h->arms));
         json_object_object_add(o, "transport",
@@ -154,7 +155,7 @@ static int setup(struct runner *r)
         r->hv = r->hosts.h[0].hv;
         if (image_build(g->image, NULL, false, &r->img) < 0)
             return signals_interrupted() ? signals_exit_code() : EXIT_ENV;
-        if (hostset_prepare(&r->hosts, g->pool, g->pool_dir, &r->img) < 0)
+        if (hostset_prepare(&r->hosts, &r->img) < 0)
             return signals_interrupted() ? signals_exit_code() : EXIT_ENV;
         record_hosts(r);
     }

@@ -45,6 +45,25 @@ expect_rc 0 "$VBED" run --dry-run "$t/arm.ini"
 contains "$out" "guest 1 on $second" || fail "arm hosts"
 contains "$out" "guest 2 on $second" || fail "arm hosts, guest 2"
 
+# pool and pool_dir per arm: the one-host form of an HDD/SSD comparison
+cat > "$t/pools.ini" <<'INI'
+[global]
+workload = oltp_read_only
+
+[hdd]
+arm = guest
+
+[ssd]
+arm = guest
+pool = ssd
+pool_dir = /var/lib/vbed/ssd
+INI
+expect_rc 0 "$VBED" run --dry-run --xml-dir "$t/xml" "$t/pools.ini"
+contains "$out" "guest 1 on test:///default, pool vbed" || fail "hdd arm's pool"
+contains "$out" "guest 1 on test:///default, pool ssd" || fail "ssd arm's pool"
+grep -q "/var/lib/vbed/ssd/vbed-dryrun-002-ssd-1-data.qcow2" "$t/xml/vbed-dryrun-002-ssd-1.xml" ||
+  fail "the ssd arm's disks are not in its pool_dir"
+
 # a malformed URI: file and line, exit 2
 cat > "$t/bad.ini" <<'INI'
 [global]
