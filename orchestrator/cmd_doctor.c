@@ -250,8 +250,7 @@ static void check_remote_host(struct doctor *d, const char *uri)
     struct hostside *hs = hostside_new(uri);
     if (!hs)
         return;
-    struct host_uri copy = *hostside_uri(hs); /* used after hs is freed */
-    const struct host_uri *u = &copy;
+    const struct host_uri *u = hostside_uri(hs);
     if (u->transport == HT_NONE) {
         report(d, V_WARN, "helper", "use a qemu+ssh:// URI for that host",
                "%s has no shell transport: drop_caches, page-cache residency and /proc/meminfo "
@@ -259,7 +258,9 @@ static void check_remote_host(struct doctor *d, const char *uri)
                u->label);
     } else if (u->transport == HT_SSH) {
         char version[64];
-        if (hostside_version(hs, version, sizeof(version)) < 0)
+        bool drop = false;
+        int vrc = hostside_version(hs, version, sizeof(version), &drop);
+        if (vrc < 0)
             report(d, V_FAIL, "helper", "install vbed on that host (in root's PATH, or set $VBED_REMOTE_VBED)",
                    "'vbed host version' does not answer on %s over ssh", u->label);
         else if (strcmp(version, VBED_VERSION) != 0)
@@ -267,18 +268,35 @@ static void check_remote_host(struct doctor *d, const char *uri)
                    "vbed %s on %s, %s here", version, u->label, VBED_VERSION);
         else
             report(d, V_OK, "helper", NULL, "vbed host %s answers on %s over ssh", version, u->label);
+        if (vrc == 0) {
+            if (drop)
+                report(d, V_OK, "page cache", NULL, "can drop %s's caches (/proc/sys/vm/drop_caches)", u->label);
+            else
+                report(d, V_WARN, "page cache", "ssh in as root, or set drop_caches = no",
+                       "cannot write /proc/sys/vm/drop_caches on %s", u->label);
+        }
     }
-    hostside_free(hs);
 
     struct hv *hv = hv_try_open(uri);
-    if (!hv)
+    if (!hv) {
+        hostside_free(hs);
         return; /* check_libvirt said why */
+    }
     const char *pool = key_find("pool")->def;
     virStoragePoolPtr p = virStoragePoolLookupByName(hv_conn(hv), pool);
     virStoragePoolInfo info;
     if (!p) {
-        report(d, V_OK, "pool", NULL, "no pool '%s' on %s yet: vbed run creates it at %s", pool, u->label,
-               key_find("pool_dir")->def);
+        const char *dir = key_find("pool_dir")->def;
+        long long free_b = u->transport == HT_SSH ? hostside_free_bytes(hs, dir) : -1;
+        double gib = (double)free_b / (1024.0 * 1024 * 1024);
+        if (free_b < 0)
+            report(d, V_OK, "pool", NULL, "no pool '%s' on %s yet: vbed run creates it at %s", pool,
+                   u->label, dir);
+        else
+            report(d, gib < 3 ? V_FAIL : gib < 10 ? V_WARN : V_OK, "pool",
+                   gib < 10 ? "free space where the pool will be, or set pool_dir" : NULL,
+                   "no pool '%s' on %s yet: vbed run creates it at %s (%.1f GiB free there)", pool,
+                   u->label, dir, gib);
     } else if (virStoragePoolGetInfo(p, &info) == 0 && info.state == VIR_STORAGE_POOL_RUNNING) {
         double gib = (double)info.available / (1024.0 * 1024 * 1024);
         if (gib < 3)
@@ -294,6 +312,7 @@ static void check_remote_host(struct doctor *d, const char *uri)
     if (p)
         virStoragePoolFree(p);
     hv_close(hv);
+    hostside_free(hs);
 }
 
 int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)

@@ -2,7 +2,10 @@
  * over ssh (hostside.h) for the host-side work libvirt does not offer.
  * Arguments only (no shell, no scenario); one JSON object on stdout:
  *
- *   version              {"vbed_host":1,"version":"..."}
+ *   version              {"vbed_host":1,"version":"...","drop_caches":true|false}
+ *                        (drop_caches: /proc/sys/vm/drop_caches is writable)
+ *   df [--] PATH         {"vbed_host":1,"path":"...","free_bytes":N}   (statvfs of PATH or
+ *                        its nearest existing parent: where a pool will be made)
  *   drop-caches          {"vbed_host":1,"dropped":true}   (sync; echo 3 > drop_caches)
  *   meminfo              {"vbed_host":1,"meminfo":"<text of /proc/meminfo>"}
  *   resident [--] PATH   {"vbed_host":1,"path":"...","bytes":N}   (mincore)
@@ -23,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include <sys/sysmacros.h>
 
 #ifndef VBED_VERSION
@@ -32,10 +38,11 @@
 
 void cmd_host_usage(FILE *out)
 {
-    fprintf(out, "usage: vbed host version|drop-caches|meminfo|resident PATH|diskstats PATH\n\n"
+    fprintf(out, "usage: vbed host version|drop-caches|meminfo|resident PATH|diskstats PATH|df PATH\n\n"
                  "The helper vbed runs on a hypervisor host over ssh (qemu+ssh:// URIs) for what\n"
                  "libvirt does not offer: drop the page cache, page-cache residency of a file,\n"
-                 "/proc/meminfo, /proc/diskstats of the device under a path. Prints one JSON\n"
+                 "/proc/meminfo, /proc/diskstats of the device under a path, free space at a\n"
+                 "path. Prints one JSON\n"
                  "object; vbed reads it as untrusted input.\n");
 }
 
@@ -78,7 +85,8 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
     if (rest < argc && strcmp(argv[rest], "--") == 0)
         rest++;
     int nargs = argc - rest;
-    bool path_cmd = strcmp(what, "resident") == 0 || strcmp(what, "diskstats") == 0;
+    bool path_cmd = strcmp(what, "resident") == 0 || strcmp(what, "diskstats") == 0 ||
+                    strcmp(what, "df") == 0;
     if ((path_cmd && nargs != 1) || (!path_cmd && nargs != 0)) {
         log_error("vbed host %s: wrong number of arguments", what);
         cmd_host_usage(stderr);
@@ -89,6 +97,28 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
     if (strcmp(what, "version") == 0) {
         o = new_reply();
         json_object_object_add(o, "version", json_object_new_string(VBED_VERSION));
+        json_object_object_add(o, "drop_caches",
+                               json_object_new_boolean(access("/proc/sys/vm/drop_caches", W_OK) == 0));
+        return reply(o);
+    }
+    if (strcmp(what, "df") == 0) {
+        char probe[PATH_MAX];
+        struct statvfs sv;
+        snprintf(probe, sizeof(probe), "%s", path);
+        while (statvfs(probe, &sv) < 0) {
+            char *slash = strrchr(probe, '/');
+            if (!slash || slash == probe) {
+                if (statvfs("/", &sv) < 0) {
+                    log_error("Cannot statvfs '/': %s", strerror(errno));
+                    return EXIT_FAILED;
+                }
+                break;
+            }
+            *slash = '\0';
+        }
+        o = new_reply();
+        json_object_object_add(o, "path", json_object_new_string(path));
+        json_object_object_add(o, "free_bytes", json_object_new_int64((int64_t)sv.f_bavail * (int64_t)sv.f_frsize));
         return reply(o);
     }
     if (strcmp(what, "drop-caches") == 0) {
@@ -127,6 +157,7 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
         free(text);
         return reply(o);
     }
-    log_error("vbed host: unknown request '%s' (version, drop-caches, meminfo, resident, diskstats)", what);
+    log_error("vbed host: unknown request '%s' (version, drop-caches, meminfo, resident, diskstats, df)",
+              what);
     return EXIT_USAGE;
 }

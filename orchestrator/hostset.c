@@ -135,7 +135,7 @@ int hostset_connect(struct hostset *set, bool check_helper)
                      h->label, h->arms, host_transport_name(hostside_uri(h->hs)->transport));
         } else if (check_helper && hostside_uri(h->hs)->transport == HT_SSH) {
             char version[64];
-            if (hostside_version(h->hs, version, sizeof(version)) < 0) {
+            if (hostside_version(h->hs, version, sizeof(version), NULL) < 0) {
                 log_error("host '%s' (arm %s): vbed's helper ('vbed host', from PATH or "
                           "$VBED_REMOTE_VBED) does not answer there over ssh.",
                           h->label, h->arms);

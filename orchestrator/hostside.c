@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 struct hostside {
     struct host_uri u;
@@ -243,10 +244,12 @@ int hostside_diskstats(struct hostside *h, const char *path, unsigned *major_, u
     return rc;
 }
 
-int hostside_version(struct hostside *h, char *buf, size_t len)
+int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches)
 {
     if (h->u.transport == HT_LOCAL) {
         snprintf(buf, len, "%s", VBED_VERSION);
+        if (drop_caches)
+            *drop_caches = access("/proc/sys/vm/drop_caches", W_OK) == 0;
         return 0;
     }
     if (h->u.transport == HT_NONE)
@@ -256,6 +259,29 @@ int hostside_version(struct hostside *h, char *buf, size_t len)
     int rc = r ? hostside_reply_string(r, "version", buf, len) : -1;
     if (r && rc < 0)
         log_error("The reply of vbed host version on '%s' has no valid 'version'.", h->u.label);
+    json_object *dc;
+    if (drop_caches)
+        *drop_caches = r && json_object_object_get_ex(r, "drop_caches", &dc) &&
+                       json_object_is_type(dc, json_type_boolean) && json_object_get_boolean(dc);
     json_object_put(r);
     return rc;
+}
+
+long long hostside_free_bytes(struct hostside *h, const char *path)
+{
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "measure free space");
+    if (h->u.transport == HT_LOCAL) {
+        log_error("hostside_free_bytes: for remote hosts only (doctor checks this machine itself).");
+        return -1;
+    }
+    const char *args[] = {"df", "--", path, NULL};
+    json_object *r = remote_call(h, args);
+    long long v = -1;
+    if (r && hostside_reply_uint(r, "free_bytes", &v) < 0) {
+        log_error("The reply of vbed host df on '%s' has no valid 'free_bytes'.", h->u.label);
+        v = -1;
+    }
+    json_object_put(r);
+    return v;
 }

@@ -42,8 +42,11 @@ int hostside_meminfo(struct hostside *h, long long *total, long long *cached, lo
  * *diskstats malloc'd. */
 int hostside_diskstats(struct hostside *h, const char *path, unsigned *major, unsigned *minor,
                        char **diskstats);
-/* The helper's version string. */
-int hostside_version(struct hostside *h, char *buf, size_t len);
+/* The helper's version string; *drop_caches (may be NULL): whether that host
+ * lets vbed drop its page cache. */
+int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches);
+/* Free bytes where path is (or would be made). */
+long long hostside_free_bytes(struct hostside *h, const char *path);
 
 /* ---- the reply of `vbed host` (also for the fuzz target) ---- */
 

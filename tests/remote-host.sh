@@ -27,11 +27,13 @@
 # check host_cached_bytes = 777777 KiB for the remote host).
 #
 # Environment: VBED_REMOTE_STATE (default /var/tmp/vbed-remote-host),
-# VBED_REMOTE_PORT (default 2222). Needs root, unshare(1), sshd (openssh-server).
+# VBED_REMOTE_PORT (default 2222), VBED_REMOTE_HOSTKEY_DIR (the sshd host key,
+# kept across starts; default /var/tmp/vbed-remote-hostkey). Needs root, unshare(1), sshd (openssh-server).
 set -euo pipefail
 
 state=${VBED_REMOTE_STATE:-/var/tmp/vbed-remote-host}
 port=${VBED_REMOTE_PORT:-2222}
+hostkey_dir=${VBED_REMOTE_HOSTKEY_DIR:-/var/tmp/vbed-remote-hostkey}
 REMOTE_CACHED_KB=777777
 
 uri() { echo "qemu+ssh://root@127.0.0.1:$port/system?keyfile=$state/ssh/id_ed25519&no_verify=1"; }
@@ -112,7 +114,13 @@ start() {
   find "$state/etc-libvirt" -xtype l -delete 2>/dev/null || true
   sed -E "s/^Cached:( *)[0-9]+ kB/Cached:\\1$REMOTE_CACHED_KB kB/" /proc/meminfo > "$state/meminfo"
 
-  ssh-keygen -q -t ed25519 -N '' -f "$state/ssh/host_ed25519" -C vbed-remote-host
+  # one host key for every start: root's known_hosts (no_verify=1 still
+  # records it) then never sees [127.0.0.1]:PORT change its identity
+  if [ ! -f "$hostkey_dir/host_ed25519" ]; then
+    mkdir -p "$hostkey_dir" && chmod 0700 "$hostkey_dir"
+    ssh-keygen -q -t ed25519 -N '' -f "$hostkey_dir/host_ed25519" -C vbed-remote-host
+  fi
+  cp "$hostkey_dir/host_ed25519" "$hostkey_dir/host_ed25519.pub" "$state/ssh/"
   ssh-keygen -q -t ed25519 -N '' -f "$state/ssh/id_ed25519" -C vbed-remote-client
   cp "$state/ssh/id_ed25519.pub" "$state/ssh/authorized_keys"
   echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$state/ssh/host_ed25519.pub")" > "$state/ssh/known_hosts"

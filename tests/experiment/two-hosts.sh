@@ -134,4 +134,12 @@ left=$(virsh -c "$uri" list --all --name | grep -- "vbed-e2e2i-" || true)
 [ -z "$left" ] || fail "domains left on the second host: $left"
 left=$(remote ls /var/lib/vbed/pool | grep -- "vbed-e2e2i-" || true)
 [ -z "$left" ] || fail "volumes left on the second host: $left"
+
+# doctor and clean of the second host, through its URI
+expect_rc 0 "$VBED" -c "$uri" doctor
+contains "$out" "answers on $label over ssh" || fail "doctor: the helper on the second host"
+contains "$out" "can drop $label's caches" || fail "doctor: drop_caches on the second host"
+contains "$out" "pool 'vbed' on $label:" || fail "doctor: the second host's pool"
+expect_rc 0 "$VBED" -c "$uri" clean
+contains "$out" "clean: removed 0, 0 failed" || fail "clean of the second host found leftovers"
 exit 0
