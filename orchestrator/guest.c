@@ -41,7 +41,7 @@ static void show(struct guest *g, const char *fmt, ...)
 static int fail(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct guest *g, const char *fmt, ...)
 {
-    char why[400];
+    char why[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof(why), fmt, ap);
@@ -60,11 +60,11 @@ int guest_make_disks(struct guest *g, struct storage *st, const char *base_path,
     g->made_disks = true; /* from here on, teardown deletes whatever exists */
     show(g, "creating disks");
     if (storage_create_overlay(st, g->lay.root_vol, base_path) < 0)
-        return fail(g, "cannot create the root overlay");
+        return fail(g, "cannot create the root overlay: %s", hv_last_error());
     if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
-        return fail(g, "cannot create the data disk");
+        return fail(g, "cannot create the data disk: %s", hv_last_error());
     if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
-        return fail(g, "cannot upload the configuration disk");
+        return fail(g, "cannot upload the configuration disk: %s", hv_last_error());
     return 0;
 }
 
@@ -94,6 +94,24 @@ static int still_going(struct guest *g, double deadline, const char *limit_key, 
     return 1;
 }
 
+/* Once the guest agent has answered, it must go on answering: silent this
+ * long, it has stopped (killed, or the guest hangs), and waiting for the
+ * phase's own time limit would only hide why. answered: the caller's own
+ * command got an answer (else the agent is pinged). */
+#define AGENT_SILENCE_S 60
+
+static int agent_still_answers(struct guest *g, bool answered)
+{
+    double t = now();
+    if (answered || agent_ping(g->dom, 3) == 0) {
+        g->t_answer = t;
+        return 1;
+    }
+    if (t - g->t_answer >= AGENT_SILENCE_S)
+        return fail(g, "the guest agent stopped answering (no answer for %.0f s)", t - g->t_answer);
+    return 1;
+}
+
 static int wait_agent(struct guest *g)
 {
     double deadline = g->t_start + (double)g->cfg->timeout_boot;
@@ -105,7 +123,8 @@ static int wait_agent(struct guest *g)
             break;
         signals_sleep_ms(1000);
     }
-    g->t_agent = now() - g->t_start;
+    g->t_answer = now();
+    g->t_agent = g->t_answer - g->t_start;
     return 0;
 }
 
@@ -118,7 +137,10 @@ static int wait_setup(struct guest *g)
             return -1;
         char *status = NULL;
         size_t len = 0;
-        if (agent_read_file(g->dom, "/run/vbed/status", 4096, &status, &len, true) == 0) {
+        bool got = agent_read_file(g->dom, "/run/vbed/status", 4096, &status, &len, true) == 0;
+        if (agent_still_answers(g, got) < 0)
+            return -1;
+        if (got) {
             status[strcspn(status, "\n")] = '\0';
             if (strcmp(status, "ready") == 0) {
                 free(status);
@@ -151,7 +173,12 @@ static int wait_db(struct guest *g)
         if (still_going(g, deadline, "timeout_db", g->cfg->timeout_db) < 0)
             return -1;
         struct agent_result r = {0};
-        if (agent_exec(g->dom, argv, NULL, 60, &r) == 0 && r.exitcode == 0) {
+        bool got = agent_exec(g->dom, argv, NULL, 60, &r) == 0;
+        if (agent_still_answers(g, got) < 0) {
+            agent_result_free(&r);
+            return -1;
+        }
+        if (got && r.exitcode == 0) {
             snprintf(g->version, sizeof(g->version), "%.*s", (int)strcspn(r.out, "\n"), r.out);
             agent_result_free(&r);
             break;
@@ -183,7 +210,7 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
         return;
     /* the console log is a file QEMU wrote into the pool: a volume after a refresh */
     storage_refresh(st);
-    if (dir) {
+    if (dir && g->t_start > 0) { /* QEMU writes a console log once started */
         char path[PATH_MAX];
         path_join(path, sizeof(path), dir, "console.log");
         storage_download(st, g->lay.console_vol, path);

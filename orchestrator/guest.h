@@ -31,8 +31,9 @@ struct guest {
     bool made_disks;
     double t_start;              /* domain started (monotonic seconds) */
     double t_agent, t_setup, t_ready; /* seconds after t_start */
+    double t_answer;             /* the guest agent's last answer (monotonic seconds) */
     char version[64];            /* MariaDB's, once ready */
-    char error[512];             /* why it failed */
+    char error[1280];            /* why it failed */
     volatile int *abort_all;     /* set when another guest of the run failed */
     struct progress *progress;
     size_t progress_line;

@@ -20,23 +20,27 @@ struct hv {
     bool test_driver;
 };
 
-static void ignore_error(void *opaque, virErrorPtr err)
+/* The message of the last libvirt error raised in this thread. libvirt's
+ * own virGetLastError() is reset by the next API call, even one that only
+ * reads a name (virStoragePoolGetName() in the arguments of the same
+ * log_error() freed the message it pointed to): so it is kept here, as the
+ * error is raised. libvirt prints nothing itself (a no-op would do that). */
+static _Thread_local char last_error[1024];
+
+static void keep_error(void *opaque, virErrorPtr err)
 {
     (void)opaque;
-    (void)err;
+    if (err && err->message)
+        snprintf(last_error, sizeof(last_error), "%s", err->message);
 }
 
 void hv_init(void)
 {
     virInitialize();
-    virSetErrorFunc(NULL, ignore_error);
+    virSetErrorFunc(NULL, keep_error);
 }
 
-const char *hv_last_error(void)
-{
-    virErrorPtr err = virGetLastError();
-    return err && err->message ? err->message : "unknown error";
-}
+const char *hv_last_error(void) { return last_error[0] ? last_error : "unknown error"; }
 
 void hv_format_version(unsigned long v, char *buf, unsigned long len)
 {

@@ -65,6 +65,10 @@ static int write_volume(xmlTextWriterPtr w, const void *arg)
     XO(xo_end(w));
     if (v->cluster_size)
         XO(write_size(w, "clusterSize", v->cluster_size));
+    /* without it libvirt makes qcow2 version 2 (compat=0.10): no zero
+     * clusters, no lazy refcounts; qemu-img's own default is 1.1 */
+    if (strcmp(v->format, "qcow2") == 0)
+        XO(xo_text_el(w, "compat", "1.1"));
     XO(xo_end(w)); /* target */
     if (v->backing_path) {
         XO(xo_start(w, "backingStore"));
@@ -433,7 +437,10 @@ int storage_create_data(struct storage *st, const char *name, const struct run_c
         .allocation = (qcow2 && cfg->qcow2_preallocation == PREALLOC_FULL) ? cap : 0,
         .cluster_size = qcow2 ? (unsigned long long)cfg->qcow2_cluster_size : 0,
     };
-    unsigned flags = (qcow2 && cfg->qcow2_preallocation == PREALLOC_METADATA)
+    /* libvirt preallocates a qcow2 only with this flag: with it, an
+     * allocation equal to the capacity means qemu-img's falloc (full), a
+     * smaller one metadata; without it the allocation is ignored (thin) */
+    unsigned flags = (qcow2 && cfg->qcow2_preallocation != PREALLOC_OFF)
                          ? VIR_STORAGE_VOL_CREATE_PREALLOC_METADATA
                          : 0;
     virStorageVolPtr vol = create(st, &v, flags);

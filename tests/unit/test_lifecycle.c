@@ -6,7 +6,8 @@
  * dead sessions' domains, volumes and probes and leaves a live session's,
  * other machines', unrecorded sessions' (unless --foreign) and images in
  * possible use alone (session records in a scratch VBED_SESSION_DIR); an
- * interrupted wait ends promptly. */
+ * interrupted wait ends promptly; libvirt's error message survives the
+ * next libvirt call (it once printed freed memory). */
 #include "testutil.h"
 #include "guest.h"
 #include "hypervisor.h"
@@ -347,6 +348,30 @@ static void interrupted_wait_ends(void **state)
     hv_destroy(g.dom);
 }
 
+/* A failed call's message, after another libvirt call that succeeds (which
+ * resets libvirt's own last error): the message is still the failure's. */
+static void error_message_survives_next_call(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/vbed-life-pool-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct storage *st = storage_open(hv, "vbed-err", dir);
+    assert_non_null(st);
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.disk_size = 64LL << 20;
+    assert_int_equal(storage_create_data(st, "vbed-err-001-guest-1-data.qcow2", &cfg), 0);
+    /* the same name again fails: libvirt says the volume exists */
+    assert_int_equal(storage_create_data(st, "vbed-err-001-guest-1-data.qcow2", &cfg), -1);
+    char *uri = virConnectGetURI(hv_conn(hv)); /* succeeds, resets libvirt's error */
+    assert_non_null(uri);
+    free(uri);
+    assert_non_null(strstr(hv_last_error(), "already exists"));
+    assert_int_equal(storage_delete(st, "vbed-err-001-guest-1-data.qcow2"), 0);
+    storage_close(st);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +382,7 @@ int main(void)
         cmocka_unit_test(clean_leftovers),
         cmocka_unit_test(session_names),
         cmocka_unit_test(interrupted_wait_ends),
+        cmocka_unit_test(error_message_survives_next_call),
     };
     return cmocka_run_group_tests(tests, open_hv, close_hv);
 }

@@ -1,0 +1,34 @@
+# fault-agent-stopped.sh: the guest agent stopped inside a guest during its
+# setup (systemctl stop, through the agent itself). The run fails within a
+# minute of silence with a reason that names the guest, the phase and the
+# silent agent -- not after the phase's 300 s limit -- vbed exits 1, the
+# host arm measured before stays in samples.jsonl with its raw log, the
+# guest's console log and journal are kept, and nothing of the run is left.
+. "$VBED_SRC/tests/lib.sh"
+need_libvirt
+need_prog jq
+
+log=$VBED_TEST_TMP/log
+"$VBED" run --id e2eagent -o "$VBED_TEST_TMP/res" tests/data/scenarios/host-and-guest.ini >"$log" 2>&1 &
+pid=$!
+wait_for_log "$log" $pid 'guest-1: setup: ' 1 400
+virsh -c qemu:///system qemu-agent-command vbed-e2eagent-002-guest-1 \
+  '{"execute":"guest-exec","arguments":{"path":"/bin/systemctl","arg":["stop","qemu-guest-agent"]}}' >/dev/null ||
+  fail "cannot stop the guest agent"
+stopped=$SECONDS
+wait $pid
+rc=$?
+cat "$log"
+[ $rc -eq 1 ] || fail "exit code $rc, expected 1"
+grep -q "vbed-e2eagent-002-guest-1 failed in phase setup: the guest agent stopped answering" "$log" ||
+  fail "the reason does not name the guest, the phase and the silent agent"
+assert_nothing_left e2eagent
+r=$(latest_results "$VBED_TEST_TMP/res")
+jq -c . "$r/samples.jsonl" >/dev/null || fail "samples.jsonl has a line that does not parse"
+[ "$(jq -r 'select(.metric == "tps_arm" and .labels.arm == "host") | .value' "$r/samples.jsonl" | wc -l)" -eq 1 ] ||
+  fail "the host arm, measured before the fault, was not kept"
+ls "$r"/runs/001-host/*/sysbench-measure.out >/dev/null || fail "the host arm's raw log was not kept"
+jq -e '.runs[1].status == "failed" and (.runs[1].reason | test("phase setup: the guest agent stopped"))' \
+  "$r/meta.json" >/dev/null || fail "meta.json does not mark the guest run failed with its reason"
+[ -s "$r/runs/002-guest/guest-1/console.log" ] || fail "the guest's console log was not kept"
+echo "vbed ended $((SECONDS - stopped)) s after the agent was stopped"
