@@ -21,11 +21,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static size_t find(const struct hostset *set, const char *uri, const struct run_config *cfg)
+static size_t find(const struct hostset *set, const char *uri, const char *pool, const char *pool_dir)
 {
     for (size_t i = 0; i < set->n; i++)
-        if (strcmp(set->h[i].uri, uri) == 0 && strcmp(set->h[i].pool, cfg->pool) == 0 &&
-            strcmp(set->h[i].pool_dir, cfg->pool_dir) == 0)
+        if (strcmp(set->h[i].uri, uri) == 0 && strcmp(set->h[i].pool, pool) == 0 &&
+            strcmp(set->h[i].pool_dir, pool_dir) == 0)
             return i;
     return (size_t)-1;
 }
@@ -36,16 +36,17 @@ static void canonical(const struct hostset *set, const char *uri, char *buf, siz
     snprintf(buf, len, "%s", set->default_uri && strcmp(uri, set->default_uri) == 0 ? "" : uri);
 }
 
-static void add(struct hostset *set, const char *uri, const struct run_config *cfg, const char *arm)
+void hostset_add(struct hostset *set, const char *uri, const char *pool, const char *pool_dir,
+                 const char *arm)
 {
-    size_t i = find(set, uri, cfg);
+    size_t i = find(set, uri, pool, pool_dir);
     if (i == (size_t)-1) {
         set->h = xrealloc(set->h, (set->n + 1) * sizeof(*set->h));
         struct hostset_host *h = &set->h[set->n++];
         memset(h, 0, sizeof(*h));
         snprintf(h->uri, sizeof(h->uri), "%s", uri);
-        snprintf(h->pool, sizeof(h->pool), "%s", cfg->pool);
-        snprintf(h->pool_dir, sizeof(h->pool_dir), "%s", cfg->pool_dir);
+        snprintf(h->pool, sizeof(h->pool), "%s", pool);
+        snprintf(h->pool_dir, sizeof(h->pool_dir), "%s", pool_dir);
         struct host_uri u;
         char err[600];
         if (*uri && host_uri_parse(uri, &u, err, sizeof(err)) == 0)
@@ -74,7 +75,7 @@ void hostset_collect(struct hostset *set, const struct plan *p, const char *defa
             char uri[KEY_HOSTS_MAX], c[KEY_HOSTS_MAX];
             run_config_host(&sp->cfg, i, uri, sizeof(uri));
             canonical(set, uri, c, sizeof(c));
-            add(set, c, &sp->cfg, p->arms[sp->arm].name);
+            hostset_add(set, c, sp->cfg.pool, sp->cfg.pool_dir, p->arms[sp->arm].name);
         }
     }
 }
@@ -84,7 +85,7 @@ size_t hostset_index(const struct hostset *set, const struct run_config *cfg, si
     char uri[KEY_HOSTS_MAX], c[KEY_HOSTS_MAX];
     run_config_host(cfg, i, uri, sizeof(uri));
     canonical(set, uri, c, sizeof(c));
-    size_t k = find(set, c, cfg);
+    size_t k = find(set, c, cfg->pool, cfg->pool_dir);
     return k == (size_t)-1 ? 0 : k;
 }
 

@@ -41,6 +41,11 @@ struct hostset {
     const char *default_uri; /* -c, may be NULL (libvirt's default) */
 };
 
+/* One host (uri "" = default_uri) and pool; who names its user in messages
+ * (an arm). A second add of the same is a no-op. set starts zeroed, with
+ * default_uri set. */
+void hostset_add(struct hostset *set, const char *uri, const char *pool, const char *pool_dir,
+                 const char *who);
 /* The distinct hosts of p's guest arms. */
 void hostset_collect(struct hostset *set, const struct plan *p, const char *default_uri);
 /* Index in set of the i-th host of cfg (i < count, or 0 for the -c URI). */

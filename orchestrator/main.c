@@ -17,7 +17,7 @@
 const struct cmd_entry cmd_table[] = {
     {"run", "[options] SCENARIO", "run a scenario: guests, host arm, sysbench, results", cmd_run,
      cmd_run_usage},
-    {"image", "build|list|rm|path|verify [options]", "build and manage cached guest images", cmd_image,
+    {"image", "build|list|rm|path|verify|push [options]", "build and manage cached guest images", cmd_image,
      cmd_image_usage},
     {"report", "[options] RESULTS_DIR", "tables, plots and report.html of a results directory",
      cmd_report, cmd_report_usage},

@@ -63,6 +63,9 @@ s=$r/samples.jsonl
 
 # the image went to the second host's pool through libvirt
 remote sh -c 'ls /var/lib/vbed/pool' | grep -q '^vbed-image-.*\.qcow2$' || fail "no image on the second host"
+# once per pool and content hash: a second upload finds it there
+expect_rc 0 "$VBED" image push qemu:///system "$uri"
+contains "$out" "$label pool vbed: already there" || fail "the image was uploaded twice to the second host"
 jq -e --arg l "$label" '[.hosts[] | select(.host == $l)] | length == 1' "$r/meta.json" >/dev/null ||
   fail "meta.json does not list the second host"
 jq -e --arg l "$label" '[.runs[] | select(.arm == "there") | .guest_hosts[0] == $l] | all' "$r/meta.json" >/dev/null ||
