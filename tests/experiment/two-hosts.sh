@@ -76,7 +76,8 @@ for arm_host in "here qemu:///system" "there $label"; do
   set -- $arm_host
   n=$(jq -r --arg a "$1" --arg h "$2" 'select(.metric == "tps_arm" and .labels.arm == $a and .labels.host == $h) | .value' "$s" | wc -l)
   [ "$n" -eq 1 ] || fail "arm $1: no tps_arm on $2"
-  jq -e --arg a "$1" --arg h "$2" 'select(.metric == "boot_to_ready_s" and .labels.arm == $a and .labels.host == $h)' "$s" >/dev/null ||
+  # (jq 1.6 -e looks at the last line only: slurp)
+  jq -se --arg a "$1" --arg h "$2" 'map(select(.metric == "boot_to_ready_s" and .labels.arm == $a and .labels.host == $h)) | length == 1' "$s" >/dev/null ||
     fail "arm $1: no guest booted on $2"
 done
 missing=$(jq -c 'select(.labels.host == null or .labels.host == "")' "$s" | head -n 3)
