@@ -25,8 +25,19 @@
 
 int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_config *cfg)
 {
-    if (cfg->virt_type != VIRT_AUTO)
+    if (cfg->virt_type != VIRT_AUTO) {
+        /* forced: recorded as such (labels and meta.json say what ran) */
+        if (!r->virt_decided) {
+            r->virt_type = cfg->virt_type;
+            r->virt_decided = true;
+            meta_set(r->meta, NULL, "accel",
+                     json_object_new_string(cfg->virt_type == VIRT_KVM ? "kvm" : "tcg"));
+            meta_set(r->meta, NULL, "accel_reason",
+                     json_object_new_string(cfg->virt_type == VIRT_KVM ? "virt_type = kvm" : "virt_type = qemu"));
+            meta_write(r->meta);
+        }
         return cfg->virt_type;
+    }
     if (!h->virt_decided) {
         const char *why = "";
         h->virt_type = hv_choose_virt_type(h->hv, VIRT_AUTO, h->im.kernel_path, &why);
