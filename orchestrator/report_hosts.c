@@ -1,8 +1,9 @@
 /* report_hosts.c: the report grouped by hypervisor host, for arms whose
  * guests ran on several hosts (the `hosts` key): per (arm, host) the guests
  * measured there, their mean TPS per guest (sysbench's tps of each guest,
- * over every variant and repeat) and their mean boot-to-ready time. Arms on
- * one host are not repeated here: the main tables are theirs. */
+ * over every variant and repeat) and their mean boot-to-ready time, of the
+ * runs that completed (status ok, as in the main tables). Arms on one host
+ * are not repeated here: the main tables are theirs. */
 #include "report.h"
 
 #include "xalloc.h"
@@ -29,6 +30,15 @@ static struct host_cell *cell(struct host_cell **cells, size_t *n, const char *a
     *cells = xrealloc(*cells, (*n + 1) * sizeof(**cells));
     (*cells)[*n] = (struct host_cell){.arm = arm, .host = host};
     return &(*cells)[(*n)++];
+}
+
+/* The sample's run completed (meta.json runs[].status "ok"). */
+static bool run_ok(const struct results_data *rd, int seq)
+{
+    for (size_t i = 0; i < rd->n_runs; i++)
+        if (rd->runs[i].seq == seq)
+            return strcmp(rd->runs[i].status, "ok") == 0;
+    return false;
 }
 
 /* Arms whose per-guest samples name more than one host. */
@@ -58,7 +68,8 @@ struct report_table *report_hosts_table(const struct report *r)
             continue;
         for (size_t i = 0; i < rd->n_samples; i++) {
             const struct results_sample *s = &rd->samples[i];
-            if (s->guest < 1 || !*s->host || strcmp(s->arm, arm) != 0 || isnan(s->value))
+            if (s->guest < 1 || !*s->host || strcmp(s->arm, arm) != 0 || isnan(s->value) ||
+                !run_ok(rd, s->seq))
                 continue;
             struct host_cell *c = cell(&cells, &n, arm, s->host);
             if (strcmp(s->metric, "tps") == 0) {
@@ -71,8 +82,10 @@ struct report_table *report_hosts_table(const struct report *r)
             }
         }
     }
-    if (!n)
+    if (!n) {
+        free(cells);
         return NULL;
+    }
     static const char *const header[] = {"arm", "host", "guests measured", "TPS per guest",
                                          "boot to ready (s)"};
     struct report_table *t = report_table_new(5, header, 0x1c);
