@@ -87,6 +87,8 @@ static int still_going(struct guest *g, double deadline, const char *limit_key, 
     if (signals_interrupted())
         return fail(g, "interrupted by %s", signals_name());
     int running = hv_is_running(g->dom);
+    if (running < 0 && !hv_domain_conn_alive(g->dom))
+        return fail(g, "the connection to libvirt was lost (libvirtd stopped or restarted)");
     if (running == 0)
         return fail(g, "the domain stopped (see its console log)");
     if (now() >= deadline)

@@ -200,9 +200,48 @@ static int run_experiment(struct guest_run *gr)
     return rc;
 }
 
+/* libvirtd went away during the run (restarted): the guests it restarted
+ * with no longer die with vbed's connection, so connect again and find
+ * them to destroy them and delete their disks -- on each host of the run's
+ * guests whose connection fell (its pools looked up again too). */
+static void reconnect_for_teardown(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    for (size_t i = 0; i < gr->n; i++) {
+        struct hv *hv = gr->host[i]->hv;
+        bool first = true;
+        for (size_t k = 0; k < i; k++)
+            first &= gr->host[k]->hv != hv;
+        if (!first || hv_alive(hv))
+            continue;
+        log_warn("run %s: the connection to libvirt at %s was lost; connecting again to remove the "
+                 "run's guests and disks",
+                 gr->run->runid, gr->host[i]->label);
+        int rc = hv_reconnect(hv, 60);
+        for (size_t k = 0; rc == 0 && k < r->hosts.n; k++)
+            if (r->hosts.h[k].hv == hv && r->hosts.h[k].st && storage_reopen(r->hosts.h[k].st) < 0)
+                rc = -1;
+        if (rc < 0) {
+            log_error("run %s: its guests and disks on %s may be left behind: run 'vbed -c URI clean' "
+                      "once libvirt answers there again",
+                      gr->run->runid, gr->host[i]->label);
+            continue;
+        }
+        for (size_t k = 0; k < gr->n; k++) {
+            struct guest *g = &gr->guests[k];
+            if (gr->host[k]->hv != hv)
+                continue;
+            if (g->dom)
+                virDomainFree(g->dom);
+            g->dom = hv_lookup(hv, g->lay.name);
+        }
+    }
+}
+
 static void teardown_guests(struct guest_run *gr, bool failed)
 {
     struct runner *r = gr->run->r;
+    reconnect_for_teardown(gr);
     for (size_t i = 0; i < gr->n; i++) {
         struct guest *g = &gr->guests[i];
         struct hostset_host *h = gr->host[i];

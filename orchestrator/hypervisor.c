@@ -120,6 +120,47 @@ void hv_close(struct hv *hv)
 }
 
 virConnectPtr hv_conn(struct hv *hv) { return hv->conn; }
+
+/* One cheap call over the connection first: without an event loop, a
+ * libvirtd that went away is noticed only by the next call. */
+bool hv_alive(struct hv *hv)
+{
+    unsigned long v;
+    if (!hv->conn)
+        return false;
+    virConnectGetLibVersion(hv->conn, &v);
+    return virConnectIsAlive(hv->conn) == 1;
+}
+
+bool hv_domain_conn_alive(virDomainPtr dom)
+{
+    return dom && virConnectIsAlive(virDomainGetConnect(dom)) == 1;
+}
+
+int hv_reconnect(struct hv *hv, int wait_s)
+{
+    if (hv_alive(hv))
+        return 0;
+    if (hv->conn)
+        virConnectClose(hv->conn); /* freed once the last handle on it goes */
+    hv->conn = NULL;
+    for (int i = 0; i <= wait_s; i++) {
+        hv->conn = virConnectOpen(hv->info.uri);
+        if (hv->conn) {
+            log_info("connected to libvirt at %s again (it had gone away)", hv->info.uri);
+            return 0;
+        }
+        sleep(1);
+    }
+    log_error("Cannot connect to libvirt at '%s' again within %d s: %s", hv->info.uri, wait_s,
+              hv_last_error());
+    return -1;
+}
+
+virDomainPtr hv_lookup(struct hv *hv, const char *name)
+{
+    return hv->conn ? virDomainLookupByName(hv->conn, name) : NULL;
+}
 const struct hv_info *hv_get_info(struct hv *hv) { return &hv->info; }
 
 virDomainPtr hv_start(struct hv *hv, const char *xml, const char *name)
@@ -147,6 +188,10 @@ void hv_destroy(virDomainPtr dom)
 {
     if (!dom)
         return;
+    if (!hv_domain_conn_alive(dom)) { /* nothing to ask a lost connection */
+        virDomainFree(dom);
+        return;
+    }
     if (hv_is_running(dom) != 0 && virDomainDestroy(dom) < 0) {
         virErrorPtr err = virGetLastError();
         if (!err || err->code != VIR_ERR_NO_DOMAIN)

@@ -34,6 +34,19 @@ struct hv *hv_open(const char *uri);
 struct hv *hv_try_open(const char *uri);
 void hv_close(struct hv *hv);
 virConnectPtr hv_conn(struct hv *hv);
+/* Whether the connection still stands (false once libvirtd went away);
+ * asks libvirt once. */
+bool hv_alive(struct hv *hv);
+/* A connection that was lost (libvirtd restarted) opened again to the same
+ * URI, retrying for up to wait_s seconds: 0 when it stands again (at once if
+ * it never fell), -1 reported. Domain handles of the old connection are
+ * dead: look the domains up again (hv_lookup). Domains started with
+ * AUTODESTROY outlive a restarted libvirtd, so whoever started them must. */
+int hv_reconnect(struct hv *hv, int wait_s);
+/* The domain called name on the connection, or NULL (not reported). */
+virDomainPtr hv_lookup(struct hv *hv, const char *name);
+/* Whether dom's connection still stands. */
+bool hv_domain_conn_alive(virDomainPtr dom);
 const struct hv_info *hv_get_info(struct hv *hv);
 
 /* Start a transient domain that dies with this connection

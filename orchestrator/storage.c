@@ -177,6 +177,20 @@ void storage_close(struct storage *st)
 
 const char *storage_path(const struct storage *st) { return st->path; }
 
+int storage_reopen(struct storage *st)
+{
+    char name[256];
+    snprintf(name, sizeof(name), "%s", virStoragePoolGetName(st->pool));
+    virStoragePoolPtr pool = virStoragePoolLookupByName(hv_conn(st->hv), name);
+    if (!pool) {
+        log_error("Cannot find storage pool '%s' again: %s", name, hv_last_error());
+        return -1;
+    }
+    virStoragePoolFree(st->pool);
+    st->pool = pool;
+    return 0;
+}
+
 int storage_refresh(struct storage *st)
 {
     if (virStoragePoolRefresh(st->pool, 0) < 0) {

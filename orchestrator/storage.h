@@ -47,5 +47,8 @@ int storage_list(struct storage *st, const char *prefix, char ***names, size_t *
 void storage_free_names(char **names, size_t n);
 /* Re-read the pool's directory (files made outside libvirt, e.g. console logs). */
 int storage_refresh(struct storage *st);
+/* The pool looked up again on its hv's connection (after hv_reconnect);
+ * -1 reported. */
+int storage_reopen(struct storage *st);
 
 #endif

@@ -11,8 +11,6 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 0
 fi
 
-running() { pgrep -x "$1" >/dev/null 2>&1; }
-
 if [ -d /run/systemd/system ]; then
   for unit in virtlogd libvirtd; do
     systemctl is-active --quiet "$unit" || systemctl start "$unit"
@@ -34,12 +32,32 @@ if [ -c /dev/kvm ] && getent group kvm >/dev/null; then
   chown root:kvm /dev/kvm && chmod 0660 /dev/kvm
 fi
 
-running virtlogd || virtlogd -d
-running libvirtd || libvirtd -d
+# By their pid files, not by name: another libvirtd may run on this machine
+# in its own mount namespace (the two-host test's second "host").
+# A killed daemon stays a zombie here (PID 1 reaps no orphans): not alive.
+alive() { # PIDFILE NAME
+  local p; p=$(cat "$1" 2>/dev/null) || return 1
+  [ -n "$p" ] && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$2" ] &&
+    [ "$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)" != Z ]
+}
+answers() { virsh -c qemu:///system version >/dev/null 2>&1; }
+# A daemon keeps every descriptor it inherits: started from a test under
+# flock(1), libvirtd held the lock for as long as it ran. Close them first.
+bare() {
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done
+    exec "$@"
+  )
+}
+alive /run/virtlogd.pid virtlogd || bare virtlogd -d
+answers || alive /run/libvirtd.pid libvirtd || bare libvirtd -d
 
 # wait until qemu:///system answers (measured ~4 s on a cold start)
 for _ in $(seq 1 60); do
-  if virsh -c qemu:///system version >/dev/null 2>&1; then
+  if answers; then
     echo "start-daemons: libvirtd answers at qemu:///system"
     exit 0
   fi

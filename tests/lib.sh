@@ -60,5 +60,15 @@ wait_for_log() {
   fail "'$pattern' did not appear within $secs s"
 }
 
+# A fault test's results directory R: every line of samples.jsonl parses,
+# and the host arm that ran before the fault kept its TPS and raw log.
+assert_host_arm_kept() { # R
+  local r=$1
+  jq -c . "$r/samples.jsonl" >/dev/null || fail "samples.jsonl has a line that does not parse"
+  [ "$(jq -r 'select(.metric == "tps_arm" and .labels.arm == "host") | .value' "$r/samples.jsonl" | wc -l)" -eq 1 ] ||
+    fail "the host arm, measured before the fault, was not kept"
+  ls "$r"/runs/001-host/*/sysbench-measure.out >/dev/null || fail "the host arm's raw log was not kept"
+}
+
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }

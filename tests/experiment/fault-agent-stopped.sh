@@ -24,10 +24,7 @@ grep -q "vbed-e2eagent-002-guest-1 failed in phase setup: the guest agent stoppe
   fail "the reason does not name the guest, the phase and the silent agent"
 assert_nothing_left e2eagent
 r=$(latest_results "$VBED_TEST_TMP/res")
-jq -c . "$r/samples.jsonl" >/dev/null || fail "samples.jsonl has a line that does not parse"
-[ "$(jq -r 'select(.metric == "tps_arm" and .labels.arm == "host") | .value' "$r/samples.jsonl" | wc -l)" -eq 1 ] ||
-  fail "the host arm, measured before the fault, was not kept"
-ls "$r"/runs/001-host/*/sysbench-measure.out >/dev/null || fail "the host arm's raw log was not kept"
+assert_host_arm_kept "$r"
 jq -e '.runs[1].status == "failed" and (.runs[1].reason | test("phase setup: the guest agent stopped"))' \
   "$r/meta.json" >/dev/null || fail "meta.json does not mark the guest run failed with its reason"
 [ -s "$r/runs/002-guest/guest-1/console.log" ] || fail "the guest's console log was not kept"

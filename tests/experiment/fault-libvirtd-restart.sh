@@ -1,0 +1,46 @@
+# fault-libvirtd-restart.sh: libvirtd restarted while a guest boots. QEMU
+# survives a libvirtd that is killed, and a restarted libvirtd no longer ties the
+# guest to vbed's (lost) connection: vbed must notice the loss, fail the run
+# with a reason that names the guest and the phase, connect again, and
+# destroy the guest and delete its disks itself. Exit 1; the host arm
+# measured before stays in samples.jsonl with its raw log; the guest's
+# console log is kept; nothing of the run is left.
+. "$VBED_SRC/tests/lib.sh"
+need_libvirt
+need_prog jq
+
+# libvirtd killed and started again. (A restart by SIGTERM deadlocks
+# libvirt 9.0 here when a client with AUTODESTROY domains goes away during
+# its shutdown -- seen: main thread in qemuProcessAutoDestroy, the shutdown
+# thread holding the daemon lock -- and systemd would end it with SIGKILL
+# after its stop timeout. SIGKILL is also the case where QEMU survives.)
+restart_libvirtd() {
+  local lvd; lvd=$(cat /run/libvirtd.pid) || fail "no /run/libvirtd.pid"
+  kill -KILL "$lvd"
+  for _ in $(seq 1 20); do [ -d "/proc/$lvd" ] && [ "$(cut -d' ' -f3 "/proc/$lvd/stat")" != Z ] || break; sleep 0.5; done
+  bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null ||
+    bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null || fail "libvirtd did not start again"
+}
+trap 'bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null' EXIT
+
+log=$VBED_TEST_TMP/log
+"$VBED" run --id e2elvd -o "$VBED_TEST_TMP/res" tests/data/scenarios/host-and-guest.ini >"$log" 2>&1 &
+pid=$!
+wait_for_log "$log" $pid 'guest-1: booting: waiting for the guest agent' 1 400
+sleep 15 # the kernel has written to the console
+restart_libvirtd
+pgrep -f "qemu-system.*vbed-e2elvd-" >/dev/null && echo "the guest's QEMU survived the restart"
+wait $pid
+rc=$?
+cat "$log"
+[ $rc -eq 1 ] || fail "exit code $rc, expected 1"
+grep -q "vbed-e2elvd-002-guest-1 failed in phase boot: the connection to libvirt was lost" "$log" ||
+  fail "the reason does not name the guest, the phase and the lost connection"
+grep -q "connected to libvirt at .* again" "$log" || fail "vbed did not connect again to clean up"
+assert_nothing_left e2elvd
+r=$(latest_results "$VBED_TEST_TMP/res")
+assert_host_arm_kept "$r"
+jq -e '.runs[1].status == "failed" and (.runs[1].reason | test("phase boot: the connection to libvirt was lost"))' \
+  "$r/meta.json" >/dev/null || fail "meta.json does not mark the guest run failed with its reason"
+ls -la "$r/runs/002-guest/guest-1/"
+[ -s "$r/runs/002-guest/guest-1/console.log" ] || fail "the guest's console log was not kept"
