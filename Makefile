@@ -97,7 +97,7 @@ check-tsan:
 		VBED_TEST_FILTER='^($(subst $(space),|,$(TSAN_TESTS)))$$' bash tests/run-tests.sh unit
 
 # libFuzzer targets: one per parser of outside input; seeds in tests/fuzz/<target>/
-FUZZ_TARGETS := scenario sysbench results agent aptsources procfs fio
+FUZZ_TARGETS := scenario sysbench results agent aptsources procfs fio hostside
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 

@@ -32,6 +32,8 @@ int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_doctor_usage(FILE *out);
 int cmd_clean(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_clean_usage(FILE *out);
+int cmd_host(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_host_usage(FILE *out);
 int cmd_help(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_help_usage(FILE *out);
 

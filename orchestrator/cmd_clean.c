@@ -2,6 +2,7 @@
  * machine left (leftovers.h), and say what it removed and what it left. */
 #include "cli.h"
 #include "exitcode.h"
+#include "hosturi.h"
 #include "hypervisor.h"
 #include "leftovers.h"
 #include "keys.h"
@@ -72,8 +73,15 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
         log_error("clean takes no arguments (try 'vbed clean --help').");
         return EXIT_USAGE;
     }
-    /* host arms first: they need no libvirt */
-    leftovers_clean_host(pool_dir, o.dry_run, &c);
+    /* host arms first: they need no libvirt. They run where vbed runs: not
+     * on the host of a remote URI, whose leftovers are its domains and volumes */
+    struct host_uri u;
+    char err[600];
+    if (ctx->uri && host_uri_parse(ctx->uri, &u, err, sizeof(err)) == 0 && u.transport != HT_LOCAL)
+        log_info("clean: %s is another host: its domains and pool volumes only (host arms run "
+                 "where vbed runs: 'vbed clean' without -c)", u.label);
+    else
+        leftovers_clean_host(pool_dir, o.dry_run, &c);
     struct hv *hv = hv_open(ctx->uri);
     if (!hv)
         return EXIT_ENV;

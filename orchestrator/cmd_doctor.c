@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cgroup.h"
 #include "exitcode.h"
+#include "hostside.h"
 #include "hypervisor.h"
 #include "keys.h"
 #include "log.h"
@@ -19,6 +20,10 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+#ifndef VBED_VERSION
+#define VBED_VERSION "0.1"
+#endif
 
 enum verdict { V_OK, V_WARN, V_FAIL };
 
@@ -237,6 +242,80 @@ static void check_host_control(struct doctor *d)
     check_cgroups(d);
 }
 
+/* A hypervisor host that is not this machine (-c with a server): its
+ * helper (`vbed host` over ssh, hostside.h), its pool and the pool's free
+ * space, through libvirt; the checks of programs, cgroups and page cache
+ * below are of this machine, where the host arm runs. */
+static void check_remote_host(struct doctor *d, const char *uri)
+{
+    struct hostside *hs = hostside_new(uri);
+    if (!hs)
+        return;
+    const struct host_uri *u = hostside_uri(hs);
+    if (u->transport == HT_NONE) {
+        report(d, V_WARN, "helper", "use a qemu+ssh:// URI for that host",
+               "%s has no shell transport: drop_caches, page-cache residency and /proc/meminfo "
+               "of that host cannot be measured (recorded as unavailable)",
+               u->label);
+    } else if (u->transport == HT_SSH) {
+        char version[64];
+        bool drop = false;
+        int vrc = hostside_version(hs, version, sizeof(version), &drop);
+        if (vrc < 0)
+            report(d, V_FAIL, "helper", "install vbed on that host (in root's PATH, or set $VBED_REMOTE_VBED)",
+                   "'vbed host version' does not answer on %s over ssh", u->label);
+        else if (strcmp(version, VBED_VERSION) != 0)
+            report(d, V_WARN, "helper", "install the same vbed on both machines",
+                   "vbed %s on %s, %s here", version, u->label, VBED_VERSION);
+        else
+            report(d, V_OK, "helper", NULL, "vbed host %s answers on %s over ssh", version, u->label);
+        if (vrc == 0) {
+            if (drop)
+                report(d, V_OK, "page cache", NULL, "can drop %s's caches (/proc/sys/vm/drop_caches)", u->label);
+            else
+                report(d, V_WARN, "page cache", "ssh in as root, or set drop_caches = no",
+                       "cannot write /proc/sys/vm/drop_caches on %s", u->label);
+        }
+    }
+
+    struct hv *hv = hv_try_open(uri);
+    if (!hv) {
+        hostside_free(hs);
+        return; /* check_libvirt said why */
+    }
+    const char *pool = key_find("pool")->def;
+    virStoragePoolPtr p = virStoragePoolLookupByName(hv_conn(hv), pool);
+    virStoragePoolInfo info;
+    if (!p) {
+        const char *dir = key_find("pool_dir")->def;
+        long long free_b = u->transport == HT_SSH ? hostside_free_bytes(hs, dir) : -1;
+        double gib = (double)free_b / (1024.0 * 1024 * 1024);
+        if (free_b < 0)
+            report(d, V_OK, "pool", NULL, "no pool '%s' on %s yet: vbed run creates it at %s", pool,
+                   u->label, dir);
+        else
+            report(d, gib < 3 ? V_FAIL : gib < 10 ? V_WARN : V_OK, "pool",
+                   gib < 10 ? "free space where the pool will be, or set pool_dir" : NULL,
+                   "no pool '%s' on %s yet: vbed run creates it at %s (%.1f GiB free there)", pool,
+                   u->label, dir, gib);
+    } else if (virStoragePoolGetInfo(p, &info) == 0 && info.state == VIR_STORAGE_POOL_RUNNING) {
+        double gib = (double)info.available / (1024.0 * 1024 * 1024);
+        if (gib < 3)
+            report(d, V_FAIL, "pool", "free space in that pool's directory",
+                   "pool '%s' on %s: %.1f GiB free (an image needs ~2 GiB, runs more)", pool, u->label, gib);
+        else
+            report(d, gib < 10 ? V_WARN : V_OK, "pool", gib < 10 ? "free space in that pool's directory" : NULL,
+                   "pool '%s' on %s: %.1f GiB free", pool, u->label, gib);
+    } else {
+        report(d, V_WARN, "pool", "virsh pool-start on that host (vbed run starts it too)",
+               "pool '%s' on %s is not running", pool, u->label);
+    }
+    if (p)
+        virStoragePoolFree(p);
+    hv_close(hv);
+    hostside_free(hs);
+}
+
 int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
 {
     (void)argv;
@@ -246,9 +325,17 @@ int cmd_doctor(struct cli_ctx *ctx, int argc, char **argv)
     }
     struct doctor d = {0};
     check_libvirt(&d, ctx->uri);
+    struct host_uri u;
+    char err[600];
+    bool remote = ctx->uri && host_uri_parse(ctx->uri, &u, err, sizeof(err)) == 0 && u.transport != HT_LOCAL;
+    if (remote) {
+        check_remote_host(&d, ctx->uri);
+        printf("\nthis machine (vbed, the image cache, the host arm):\n");
+    }
     check_programs(&d);
     check_space(&d, "image cache", paths_cache_dir());
-    check_space(&d, "pool", key_find("pool_dir")->def);
+    if (!remote)
+        check_space(&d, "pool", key_find("pool_dir")->def);
     check_host_control(&d);
     printf("\n%d failed, %d warning%s\n", d.fails, d.warns, d.warns == 1 ? "" : "s");
     return d.fails ? EXIT_FAILED : EXIT_OK;

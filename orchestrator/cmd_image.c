@@ -1,7 +1,9 @@
 /* cmd_image.c: `vbed image build|list|rm|path|verify`. */
 #include "cli.h"
 #include "exitcode.h"
+#include "hostset.h"
 #include "image.h"
+#include "keys.h"
 #include "inspect.h"
 #include "log.h"
 #include "paths.h"
@@ -21,7 +23,8 @@ void cmd_image_usage(FILE *out)
             "       vbed image list\n"
             "       vbed image rm ID\n"
             "       vbed image path [--recipe NAME]\n"
-            "       vbed image verify [--recipe NAME]\n\n"
+            "       vbed image verify [--recipe NAME]\n"
+            "       vbed image push [--recipe NAME] [--pool NAME] [--pool-dir DIR] [URI...]\n\n"
             "build   build the guest image of a recipe (guest-images/NAME, default\n"
             "        debian-mariadb) unless the cache holds it already; needs root.\n"
             "        Packages come from the mirror and suites of the host's apt sources;\n"
@@ -30,7 +33,10 @@ void cmd_image_usage(FILE *out)
             "rm      remove a cached image (ID or a unique prefix).\n"
             "path    print the directory of the recipe's image (exit 3 if not built).\n"
             "verify  check with libguestfs that the built image holds what the recipe's\n"
-            "        [verify] section names, and print the manifest's package versions.\n\n"
+            "        [verify] section names, and print the manifest's package versions.\n"
+            "push    upload the built image into the pool of every host named (default:\n"
+            "        the -c URI), all at once, once per pool and content hash: what vbed\n"
+            "        run does before its guests start, ahead of time.\n\n"
             "The cache is --cache-dir, $VBED_CACHE_DIR or /var/cache/vbed; an image is\n"
             "keyed by a hash of its recipe files, package list, suites and architecture.\n");
 }
@@ -39,6 +45,7 @@ struct image_opts {
     const char *recipe;
     const char *mirror;
     int force;
+    const char *pool, *pool_dir;
 };
 
 static int parse(int argc, char **argv, struct image_opts *o, int min_args, int max_args)
@@ -47,10 +54,12 @@ static int parse(int argc, char **argv, struct image_opts *o, int min_args, int 
         {"recipe", required_argument, NULL, 'r'},
         {"mirror", required_argument, NULL, 'm'},
         {"force", no_argument, NULL, 'f'},
+        {"pool", required_argument, NULL, 'p'},
+        {"pool-dir", required_argument, NULL, 'd'},
         {NULL, 0, NULL, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "r:m:f", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "r:m:fp:d:", opts, NULL)) != -1) {
         switch (c) {
         case 'r':
             o->recipe = optarg;
@@ -60,6 +69,12 @@ static int parse(int argc, char **argv, struct image_opts *o, int min_args, int 
             break;
         case 'f':
             o->force = 1;
+            break;
+        case 'p':
+            o->pool = optarg;
+            break;
+        case 'd':
+            o->pool_dir = optarg;
             break;
         default:
             fprintf(stderr, "Try 'vbed image --help'.\n");
@@ -121,15 +136,52 @@ cleanup:
     return rc;
 }
 
+/* vbed image push: the upload vbed run makes, to every host named, at once */
+static int push(struct cli_ctx *ctx, const struct image_opts *o, int nuris, char **uris)
+{
+    struct image_info info;
+    if (image_resolve(o->recipe, o->mirror, &info) < 0)
+        return EXIT_USAGE;
+    if (!info.built) {
+        log_error("Image %s is not built; run 'vbed image build'.", info.id);
+        return EXIT_ENV;
+    }
+    struct hostset set = {.default_uri = ctx->uri};
+    char err[600];
+    for (int i = 0; i < (nuris ? nuris : 1); i++) {
+        struct host_uri u;
+        if (nuris && host_uri_parse(uris[i], &u, err, sizeof(err)) < 0) {
+            log_error("%s", err);
+            hostset_close(&set);
+            return EXIT_USAGE;
+        }
+        hostset_add(&set, nuris ? uris[i] : "", o->pool, o->pool_dir, "image push");
+    }
+    signals_install();
+    int rc = EXIT_ENV;
+    if (hostset_connect(&set, false) == 0 && hostset_prepare(&set, &info) == 0) {
+        for (size_t i = 0; i < set.n; i++)
+            if (set.h[i].upload_s > 0)
+                printf("%s pool %s: uploaded in %.1f s\n", set.h[i].label, set.h[i].pool, set.h[i].upload_s);
+            else
+                printf("%s pool %s: already there\n", set.h[i].label, set.h[i].pool);
+        rc = EXIT_OK;
+    } else if (signals_interrupted()) {
+        rc = signals_exit_code();
+    }
+    hostset_close(&set);
+    return rc;
+}
+
 int cmd_image(struct cli_ctx *ctx, int argc, char **argv)
 {
-    (void)ctx;
     if (argc < 2) {
         cmd_image_usage(stderr);
         return EXIT_USAGE;
     }
     const char *sub = argv[1];
-    struct image_opts o = {.recipe = "debian-mariadb"};
+    struct image_opts o = {.recipe = "debian-mariadb", .pool = key_find("pool")->def,
+                           .pool_dir = key_find("pool_dir")->def};
     argc--;
     argv++;
     struct image_info info;
@@ -166,6 +218,11 @@ int cmd_image(struct cli_ctx *ctx, int argc, char **argv)
             return EXIT_USAGE;
         return verify(&o);
     }
-    log_error("'%s' is not an image command (build, list, rm, path, verify).", sub);
+    if (!strcmp(sub, "push")) {
+        if (parse(argc, argv, &o, 0, KEY_HOSTS_COUNT_MAX) < 0)
+            return EXIT_USAGE;
+        return push(ctx, &o, argc - optind, argv + optind);
+    }
+    log_error("'%s' is not an image command (build, list, rm, path, verify, push).", sub);
     return EXIT_USAGE;
 }

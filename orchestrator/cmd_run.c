@@ -7,6 +7,7 @@
 #include "workloads/workload.h"
 #include "domain.h"
 #include "exitcode.h"
+#include "hostset.h"
 #include "hypervisor.h"
 #include "image.h"
 #include "layout.h"
@@ -130,7 +131,6 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
     if (image_resolve(p->global.image, NULL, &img) < 0)
         return -1;
     struct image_layout im;
-    layout_image(&im, p->global.pool_dir, img.id);
     const char *cmdline = img.cmdline;
     size_t written = 0;
     for (size_t s = 0; s < p->n_specs; s++) {
@@ -143,7 +143,8 @@ static int write_xml_files(const struct plan *p, const struct run_opts *o, int a
         for (long long n = 1; n <= sp->cfg.guests; n++) {
             struct guest_layout g;
             struct domain_spec spec;
-            layout_guest(&g, p->global.pool_dir, runid, p->arms[sp->arm].name, (int)n, &sp->cfg);
+            layout_image(&im, sp->cfg.pool_dir, img.id);
+            layout_guest(&g, sp->cfg.pool_dir, runid, p->arms[sp->arm].name, (int)n, &sp->cfg);
             layout_domain_spec(&spec, &g, &im, &sp->cfg, vt, cmdline);
             char *xml = domain_xml(&spec);
             if (!xml)
@@ -249,9 +250,24 @@ static int dry_run(const struct plan *p, const struct run_opts *o, const char *u
     for (size_t s = 0; s < p->n_specs; s++)
         if (p->arms[p->specs[s].arm].kind == ARM_GUEST && p->specs[s].cfg.virt_type == VIRT_AUTO)
             needs_auto = 1;
+    /* hosts named in the scenario must answer (libvirt, and the helper of
+     * an ssh host) before anything starts */
+    struct hostset hosts;
+    hostset_collect(&hosts, p, uri);
+    bool named = false;
+    for (size_t s = 0; s < p->n_specs; s++)
+        named |= p->specs[s].cfg.hosts[0] != '\0';
+    if (named && hostset_connect(&hosts, true) < 0) {
+        log_error("%s: a host cannot be reached; nothing was started.", p->scn->path);
+        hostset_close(&hosts);
+        return EXIT_ENV;
+    }
     if (needs_auto)
         auto_type = dry_run_virt_type(uri, &why);
     plan_print(p, stdout);
+    if (named || hosts.n > 1)
+        hostset_print_placement(p, &hosts, stdout);
+    hostset_close(&hosts);
     print_working_sets(p, stdout);
     if (needs_auto)
         printf("\nvirt_type auto: %s -> %s\n", why, auto_type == VIRT_KVM ? "kvm" : "qemu");

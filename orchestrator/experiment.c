@@ -6,6 +6,7 @@
 #include "xalloc.h"
 
 #include "hostcache.h"
+#include "hostside.h"
 #include "innodb.h"
 #include "layers.h"
 #include "log.h"
@@ -118,7 +119,7 @@ static void working_set(struct job *j)
     bool estimate = innodb_data_bytes(j->t->sql, &bytes) < 0;
     if (estimate)
         bytes = ws_estimate_bytes(cfg);
-    long long host_mem = j->e->host_memory;
+    long long host_mem = j->t->host_memory;
     enum ws_fit fit = ws_classify(cfg, kind, bytes, host_mem);
     json_object *extra = json_object_new_object();
     json_object_object_add(extra, "fits", json_object_new_string(ws_fit_name(fit)));
@@ -170,6 +171,25 @@ int phase_sysbench_prepare(struct job *j)
 
 /* ---- measure ---- */
 
+/* The host layer of a target: the block device under its data on its own
+ * host -- read here for this machine, through `vbed host diskstats` for an
+ * ssh host, absent for a host without a shell transport. */
+static void layers_host_of(struct target *t, struct layer_snapshot *s)
+{
+    const char *path = t->host ? t->host->datadir : t->data_file[0] ? t->data_file : NULL;
+    if (!t->hs || hostside_uri(t->hs)->transport == HT_LOCAL) {
+        layers_host(path, t->host ? t->host->pid : 0, s);
+        return;
+    }
+    unsigned ma, mi;
+    char *text = NULL;
+    struct diskstat d;
+    if (path && hostside_available(t->hs) && hostside_diskstats(t->hs, path, &ma, &mi, &text) == 0 &&
+        layers_parse_diskstats(text, NULL, ma, mi, &d) == 0)
+        layers_add_diskstat(s, "host", "hostdev", &d);
+    free(text);
+}
+
 /* One snapshot of every layer of a target's path (layers.h); a guest's
  * /proc/stat of it also gives its steal time (guest_cpu, guest_cpu_ok). */
 static void snapshot_layers(struct job *j, struct layer_snapshot *s, struct cpu_times *guest_cpu,
@@ -185,9 +205,7 @@ static void snapshot_layers(struct job *j, struct layer_snapshot *s, struct cpu_
         layers_hypervisor(t->dom, "vdb", s, t == &j->e->t[0] ? j->e->hv_fields : NULL,
                           sizeof(j->e->hv_fields));
     }
-    if (j->e->host_local)
-        layers_host(t->host ? t->host->datadir : t->data_file[0] ? t->data_file : NULL,
-                    t->host ? t->host->pid : 0, s);
+    layers_host_of(t, s);
     /* the CPU that executes the workload: a guest's QEMU; the host arm's
      * mariadbd and its sysbench (vbed's only child while it measures) */
     double cpu = target_cpu_s(t);
@@ -252,7 +270,7 @@ static int measure(struct experiment *e, struct measured *m)
     if (rc == 0) {
         phase_residency(e, "before");
         struct cpu_times h0, h1;
-        bool host_ok = e->host_local && noise_read_host(&h0) == 0;
+        bool host_ok = phase_all_local(e) && noise_read_host(&h0) == 0;
         double run0 = phase_run_cpu_s(e);
         double cpu0 = noise_cpu_self_s();
         rc = phase_each(e, m, e->ops->measure, true);
@@ -310,15 +328,78 @@ static int collect_one(struct job *j)
     return 0;
 }
 
+bool phase_all_local(const struct experiment *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->t[i].hs && hostside_uri(e->t[i].hs)->transport != HT_LOCAL)
+            return false;
+    return true;
+}
+
+bool phase_first_of_host(const struct experiment *e, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (e->t[k].hs == e->t[i].hs)
+            return false;
+    return true;
+}
+
+json_object *phase_host_label(const struct target *t, json_object *extra)
+{
+    if (!extra)
+        extra = json_object_new_object();
+    if (t->host_label[0])
+        json_object_object_add(extra, "host", json_object_new_string(t->host_label));
+    return extra;
+}
+
+/* MemTotal of every target's host (the working set's "fits"), a sample per host */
+static void host_memory(struct experiment *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        e->t[i].host_memory = -1;
+        if (!phase_first_of_host(e, i)) {
+            for (size_t k = 0; k < i; k++)
+                if (e->t[k].hs == e->t[i].hs)
+                    e->t[i].host_memory = e->t[k].host_memory;
+            continue;
+        }
+        long long total, cached, dirty;
+        if (e->t[i].hs ? !hostside_available(e->t[i].hs) ||
+                             hostside_meminfo(e->t[i].hs, &total, &cached, &dirty) < 0
+                       : (total = ws_host_memory()) < 0)
+            continue;
+        e->t[i].host_memory = total;
+        samples_add(e->samples, "host_memory_bytes", (double)total, "bytes", 0, "/proc/meminfo", 0,
+                    e->t[i].host_label[0] ? phase_host_label(&e->t[i], NULL) : NULL);
+    }
+}
+
+/* drop_caches: on every host of the run's targets that can */
+static int drop_caches(struct experiment *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        if (!phase_first_of_host(e, i))
+            continue;
+        struct hostside *hs = e->t[i].hs;
+        if (hs && !hostside_available(hs)) {
+            log_warn("drop_caches: host '%s' has no shell transport: its page cache was not dropped",
+                     e->t[i].host_label);
+            continue;
+        }
+        if (hs ? hostside_drop_caches(hs) < 0 : hostcache_drop() < 0)
+            return phase_fail(e, "cannot drop the page cache of host %s",
+                              e->t[i].host_label[0] ? e->t[i].host_label : "here");
+    }
+    return 0;
+}
+
 int experiment_run(struct experiment *e)
 {
     if (!e->ops)
         e->ops = workload_ops_for(e->cfg->workload);
     const struct workload_ops *ops = e->ops;
-    e->host_memory = e->host_local ? ws_host_memory() : -1;
-    if (e->host_memory > 0)
-        samples_add(e->samples, "host_memory_bytes", (double)e->host_memory, "bytes", 0,
-                    "/proc/meminfo", 0, NULL);
+    host_memory(e);
     struct measured *m = xcalloc(e->n, sizeof(*m));
     e->phase = "prepare";
     if (ops->needs_db)
@@ -327,8 +408,8 @@ int experiment_run(struct experiment *e)
     else
         log_info("prepare: %s in %zu target%s", ops->name, e->n, e->n == 1 ? "" : "s");
     int rc = phase_each(e, m, ops->prepare, false);
-    if (rc == 0 && e->cfg->drop_caches && hostcache_drop() < 0)
-        rc = phase_fail(e, "cannot drop the host's page cache");
+    if (rc == 0 && e->cfg->drop_caches)
+        rc = drop_caches(e);
     e->phase = "warm-up";
     if (rc == 0 && ops->warmup)
         rc = ops->warmup(e, m);

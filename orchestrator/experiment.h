@@ -5,7 +5,9 @@
  *   prepare   CREATE DATABASE sbtest; sysbench prepare (compressed tables
  *             through vbed_oltp.lua); compression checked (fails loudly)
  *             then where the data fits (workingset.h): working_set_bytes
- *   caches    drop_caches = yes: sync and drop the host's page cache
+ *   caches    drop_caches = yes: sync and drop the page cache of every host
+ *             a target runs on (hostside.h: over ssh for a remote host;
+ *             a host without a shell transport is named in a warning)
  *   warm-up   warmup = auto: sysbench in slices in every target until all
  *             are steady (steady.h), at most warmup_max; or a fixed length.
  *             warmup_s per target; TPS intervals kept as phase=warmup
@@ -39,8 +41,6 @@ struct experiment {
     struct samples *samples;
     char error[512];          /* the first failure: "in phase P: what, naming the target" */
     const char *phase;        /* the phase running (for error) */
-    bool host_local;          /* the targets run on this machine: host-side figures are theirs */
-    long long host_memory;    /* set by experiment_run: MemTotal here, -1 if not local */
     double tps_arm;           /* the result: the arm's headline figure (TPS over the common
                                  window for sysbench-oltp; MB/s for a raw I/O workload) */
     double cpu_measure_s;     /* vbed's own CPU time during the measure phase */

@@ -28,6 +28,7 @@
 struct guest_run {
     struct run *run;
     struct guest *guests;
+    struct hostset_host **host; /* each guest's hypervisor host */
     char (*dirs)[PATH_MAX];
     size_t n;
     volatile int abort_all;
@@ -58,22 +59,23 @@ static int start_guests(struct guest_run *gr)
     const struct run_config *cfg = &run->sp->cfg;
     char *mycnf = mycnf_render(cfg);
     results_write(run->dir, "my.cnf", mycnf);
-    int vt = runner_virt_type(r, cfg);
     int rc = 0;
     for (size_t i = 0; i < gr->n && rc == 0; i++) {
         struct guest *g = &gr->guests[i];
+        struct hostset_host *h = gr->host[i];
+        int vt = runner_virt_type(r, h, cfg);
         void *tar = NULL;
         size_t tar_len = 0;
         if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
             rc = -1;
             break;
         }
-        rc = guest_make_disks(g, r->st, r->im.base_path, tar, tar_len);
+        rc = guest_make_disks(g, h->st, h->im.base_path, tar, tar_len);
         free(tar);
         if (rc < 0)
             break;
         struct domain_spec spec;
-        layout_domain_spec(&spec, &g->lay, &r->im, cfg, vt, r->img.cmdline);
+        layout_domain_spec(&spec, &g->lay, &h->im, cfg, vt, r->img.cmdline);
         int *pins = NULL;
         if (r->placement.pin) {
             pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
@@ -89,7 +91,7 @@ static int start_guests(struct guest_run *gr)
             break;
         }
         results_write(gr->dirs[i], "domain.xml", xml);
-        rc = guest_start(g, r->hv, xml);
+        rc = guest_start(g, h->hv, xml);
         free(xml);
     }
     free(mycnf);
@@ -176,14 +178,15 @@ static int run_experiment(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
     struct target *t = xcalloc(gr->n, sizeof(*t));
-    bool local = !hv_get_info(r->hv)->remote;
     for (size_t i = 0; i < gr->n; i++) {
         target_for_guest(&t[i], gr->guests[i].n, gr->guests[i].dom, gr->dirs[i]);
-        if (local && gr->guests[i].lay.data_vol[0])
+        /* host-side figures come from the guest's own host (hostside.h) */
+        t[i].hs = gr->host[i]->hs;
+        snprintf(t[i].host_label, sizeof(t[i].host_label), "%s", gr->host[i]->label);
+        if (gr->guests[i].lay.data_vol[0])
             snprintf(t[i].data_file, sizeof(t[i].data_file), "%s", gr->guests[i].lay.data_path);
     }
-    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples,
-                           .host_local = local};
+    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
     if (e.hv_fields[0]) {
@@ -205,26 +208,39 @@ static int run_experiment(struct guest_run *gr)
 
 /* libvirtd went away during the run (restarted): the guests it restarted
  * with no longer die with vbed's connection, so connect again and find
- * them to destroy them and delete their disks. */
+ * them to destroy them and delete their disks -- on each host of the run's
+ * guests whose connection fell (its pools looked up again too). */
 static void reconnect_for_teardown(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
-    if (hv_alive(r->hv))
-        return;
-    log_warn("run %s: the connection to libvirt at %s was lost; connecting again to remove the "
-             "run's guests and disks",
-             gr->run->runid, hv_get_info(r->hv)->uri);
-    if (hv_reconnect(r->hv, 60) < 0 || storage_reopen(r->st) < 0) {
-        log_error("run %s: its guests and disks may be left behind: run 'vbed clean' once libvirt "
-                  "answers again",
-                  gr->run->runid);
-        return;
-    }
     for (size_t i = 0; i < gr->n; i++) {
-        struct guest *g = &gr->guests[i];
-        if (g->dom)
-            virDomainFree(g->dom);
-        g->dom = hv_lookup(r->hv, g->lay.name);
+        struct hv *hv = gr->host[i]->hv;
+        bool first = true;
+        for (size_t k = 0; k < i; k++)
+            first &= gr->host[k]->hv != hv;
+        if (!first || hv_alive(hv))
+            continue;
+        log_warn("run %s: the connection to libvirt at %s was lost; connecting again to remove the "
+                 "run's guests and disks",
+                 gr->run->runid, gr->host[i]->label);
+        int rc = hv_reconnect(hv, 60);
+        for (size_t k = 0; rc == 0 && k < r->hosts.n; k++)
+            if (r->hosts.h[k].hv == hv && r->hosts.h[k].st && storage_reopen(r->hosts.h[k].st) < 0)
+                rc = -1;
+        if (rc < 0) {
+            log_error("run %s: its guests and disks on %s may be left behind: run 'vbed -c URI clean' "
+                      "once libvirt answers there again",
+                      gr->run->runid, gr->host[i]->label);
+            continue;
+        }
+        for (size_t k = 0; k < gr->n; k++) {
+            struct guest *g = &gr->guests[k];
+            if (gr->host[k]->hv != hv)
+                continue;
+            if (g->dom)
+                virDomainFree(g->dom);
+            g->dom = hv_lookup(hv, g->lay.name);
+        }
     }
 }
 
@@ -234,13 +250,14 @@ static void teardown_guests(struct guest_run *gr, bool failed)
     reconnect_for_teardown(gr);
     for (size_t i = 0; i < gr->n; i++) {
         struct guest *g = &gr->guests[i];
+        struct hostset_host *h = gr->host[i];
         hv_destroy(g->dom);
         g->dom = NULL;
         /* a guest that failed on its own: its journal tells why (local pools) */
         if (failed && g->phase == GP_FAILED && g->t_start > 0 && !signals_interrupted() &&
-            !hv_get_info(r->hv)->remote && !strstr(g->error, "another guest"))
+            !hv_get_info(h->hv)->remote && !strstr(g->error, "another guest"))
             postmortem_guest(g->lay.root_path, gr->dirs[i]);
-        guest_teardown(g, r->st, gr->dirs[i], r->o->keep);
+        guest_teardown(g, h->st, gr->dirs[i], r->o->keep);
     }
 }
 
@@ -249,8 +266,10 @@ int guestrun_execute(struct run *run)
     struct runner *r = run->r;
     struct guest_run gr = {.run = run, .n = (size_t)run->sp->cfg.guests};
     gr.guests = xcalloc(gr.n, sizeof(struct guest));
+    gr.host = xcalloc(gr.n, sizeof(*gr.host));
     gr.dirs = xcalloc(gr.n, PATH_MAX);
     const char **names = xcalloc(gr.n, sizeof(char *));
+    json_object *guest_hosts = json_object_new_array();
     for (size_t i = 0; i < gr.n; i++) {
         struct guest *g = &gr.guests[i];
         char sub[32];
@@ -258,11 +277,16 @@ int guestrun_execute(struct run *run)
         g->cfg = &run->sp->cfg;
         g->abort_all = &gr.abort_all;
         g->progress_line = i;
-        layout_guest(&g->lay, storage_path(r->st), run->runid, run->arm, g->n, &run->sp->cfg);
+        gr.host[i] = hostset_guest_host(&r->hosts, &run->sp->cfg, g->n);
+        layout_guest(&g->lay, storage_path(gr.host[i]->st), run->runid, run->arm, g->n, &run->sp->cfg);
+        samples_set_host(r->samples, g->n, gr.host[i]->label);
+        json_object_array_add(guest_hosts, json_object_new_string(gr.host[i]->label));
         names[i] = g->lay.name;
         snprintf(sub, sizeof(sub), "guest-%zu", i + 1);
         results_run_dir(r->res, run->seq, run->arm, sub, gr.dirs[i], PATH_MAX);
     }
+    json_object_object_add(run->meta_run, "guest_hosts", guest_hosts);
+    meta_write(r->meta);
     gr.progress = progress_new(gr.n, names);
     for (size_t i = 0; i < gr.n; i++)
         gr.guests[i].progress = gr.progress;
@@ -289,6 +313,7 @@ int guestrun_execute(struct run *run)
     }
     teardown_guests(&gr, rc < 0);
     free(names);
+    free(gr.host);
     free(gr.dirs);
     free(gr.guests);
     return rc;

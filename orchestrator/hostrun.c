@@ -20,7 +20,7 @@ int hostrun_execute(struct run *run)
     char *mycnf = mycnf_render(cfg);
     results_write(run->dir, "my.cnf", mycnf);
     char base[PATH_MAX], name[96], dir[PATH_MAX];
-    hostarm_base(r->plan->global.pool_dir, base, sizeof(base));
+    hostarm_base(cfg->pool_dir, base, sizeof(base));
     snprintf(name, sizeof(name), "vbed-%s-%s", run->runid, run->arm);
     results_run_dir(r->res, run->seq, run->arm, "host", dir, sizeof(dir));
 
@@ -52,7 +52,9 @@ int hostrun_execute(struct run *run)
 
     struct target t;
     target_for_host(&t, h, r->lua_host, dir);
-    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples, .host_local = true};
+    t.hs = r->local; /* the host arm runs on this machine */
+    runner_host_arm_label(r, cfg, t.host_label, sizeof(t.host_label));
+    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
     if (rc < 0) {

@@ -282,7 +282,8 @@ int hv_remove_domain(struct hv *hv, const char *name)
 
 static void probe_key(const struct hv *hv, char *buf, size_t len)
 {
-    snprintf(buf, len, "libvirt %s %s", hv->info.uri, hv->info.hostname);
+    /* the URI without its query: a keyfile= or no_verify= names no other host */
+    snprintf(buf, len, "libvirt %.*s %s", (int)strcspn(hv->info.uri, "?"), hv->info.uri, hv->info.hostname);
 }
 
 int hv_kvm_probed(struct hv *hv)

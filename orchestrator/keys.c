@@ -4,6 +4,7 @@
  * and documented in the README (make readme-keys) without another edit. */
 #include "keys.h"
 
+#include "hosturi.h"
 #include "units.h"
 
 #include <ctype.h>
@@ -142,10 +143,12 @@ const struct key_def key_table[] = {
      "Limit on sysbench prepare (the measure and warm-up phases are limited by their length plus a grace)."},
     {"image", KT_STRING, NULL, 0, 0, "debian-mariadb", NULL, KEY_GUEST, KF_GLOBAL_ONLY, OFF(image),
      "Guest image recipe (a directory under guest-images/)."},
-    {"pool", KT_STRING, NULL, 0, 0, "vbed", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pool),
-     "libvirt storage pool for images and per-guest disks; created if missing."},
-    {"pool_dir", KT_STRING, NULL, 0, 0, "/var/lib/vbed/pool", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pool_dir),
-     "Directory of the pool when vbed creates it; the host arm's datadir goes next to it."},
+    {"pool", KT_STRING, NULL, 0, 0, "vbed", NULL, KEY_BOTH, 0, OFF(pool),
+     "libvirt storage pool for images and per-guest disks, on each of the arm's hosts; created if missing. May differ per arm (an HDD pool and an SSD pool on one host)."},
+    {"pool_dir", KT_STRING, NULL, 0, 0, "/var/lib/vbed/pool", NULL, KEY_BOTH, 0, OFF(pool_dir),
+     "Directory of the pool when vbed creates it (on the arm's hosts); the host arm's datadir goes next to it."},
+    {"hosts", KT_HOSTS, NULL, 0, 0, "the -c URI", NULL, KEY_BOTH, 0, OFF(hosts),
+     "Where the arm runs: libvirt URIs of hypervisor hosts (qemu:///system, qemu+ssh://[user@]host[:port]/system?keyfile=..). A placement, not an axis: a guest arm's guests go round-robin over its hosts; a host arm must name one local URI (remote host arms are not implemented yet)."},
 };
 /* clang-format on */
 
@@ -230,7 +233,81 @@ void key_describe_accepted(const struct key_def *key, char *buf, size_t len)
     case KT_STRING:
         snprintf(buf, len, "letters, digits, '.', '_', '-' and '/' (at most %d)", KEY_STRING_MAX - 1);
         break;
+    case KT_HOSTS:
+        snprintf(buf, len, "1 to %d libvirt URIs, comma-separated", KEY_HOSTS_COUNT_MAX);
+        break;
     }
+}
+
+/* A comma-separated list of URIs, each checked (hosturi.h), into field. */
+static int parse_hosts(const char *item, char *field, char *err, size_t errlen)
+{
+    char *copy = strdup(item), *save = NULL;
+    char out[KEY_HOSTS_MAX] = "";
+    size_t used = 0, n = 0;
+    int rc = 0;
+    if (!copy)
+        abort();
+    for (char *p = strtok_r(copy, ",", &save); p && rc == 0; p = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*p))
+            p++;
+        size_t l = strlen(p);
+        while (l && isspace((unsigned char)p[l - 1]))
+            p[--l] = '\0';
+        struct host_uri u;
+        if (host_uri_parse(p, &u, err, errlen) < 0) {
+            rc = -1;
+        } else if (++n > KEY_HOSTS_COUNT_MAX) {
+            snprintf(err, errlen, "more than %d hosts", KEY_HOSTS_COUNT_MAX);
+            rc = -1;
+        } else if (used + l + 2 > sizeof(out)) {
+            snprintf(err, errlen, "the list of hosts is longer than %d bytes", KEY_HOSTS_MAX - 1);
+            rc = -1;
+        } else {
+            used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s", used ? "," : "", p);
+        }
+    }
+    free(copy);
+    /* no URI at all ("", as key_format_value writes the default): the -c URI */
+    if (rc == 0)
+        memcpy(field, out, used + 1);
+    return rc;
+}
+
+bool key_is_placement(const struct key_def *key)
+{
+    return key->type == KT_HOSTS || key->offset == OFF(pool) || key->offset == OFF(pool_dir);
+}
+
+size_t run_config_host_count(const struct run_config *cfg)
+{
+    if (!cfg->hosts[0])
+        return 0;
+    size_t n = 1;
+    for (const char *p = cfg->hosts; *p; p++)
+        n += *p == ',';
+    return n;
+}
+
+void run_config_host(const struct run_config *cfg, size_t i, char *buf, size_t len)
+{
+    const char *p = cfg->hosts;
+    for (size_t k = 0; k < i && p; k++) {
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    if (!p || !*p) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    snprintf(buf, len, "%.*s", (int)strcspn(p, ","), p);
+}
+
+size_t run_config_guest_host(const struct run_config *cfg, int n)
+{
+    size_t count = run_config_host_count(cfg);
+    return count ? (size_t)(n - 1) % count : 0;
 }
 
 static bool string_is_safe(const char *s)
@@ -314,6 +391,8 @@ int key_parse_item(const struct key_def *key, const char *item, struct run_confi
         }
         memcpy(field, item, strlen(item) + 1);
         return 0;
+    case KT_HOSTS:
+        return parse_hosts(item, field, err, errlen);
     }
 
     if (v < key->min || v > key->max) {
@@ -330,6 +409,8 @@ void key_apply_defaults(struct run_config *cfg)
     memset(cfg, 0, sizeof(*cfg));
     for (size_t i = 0; i < key_count; i++) {
         char err[256];
+        if (key_table[i].type == KT_HOSTS)
+            continue; /* "": the -c URI */
         if (key_table[i].def && key_parse_item(&key_table[i], key_table[i].def, cfg, err, sizeof(err)) < 0)
             abort(); /* a default that fails its own key is a bug in the table */
     }
@@ -362,6 +443,9 @@ void key_format_value(const struct key_def *key, const struct run_config *cfg, c
         break;
     case KT_STRING:
         snprintf(buf, len, "%s", field);
+        break;
+    case KT_HOSTS:
+        snprintf(buf, len, "%s", field); /* "": the -c URI */
         break;
     }
 }

@@ -18,6 +18,8 @@ enum key_type {
     KT_DURATION, /* seconds, with s/m/h suffixes (long long) */
     KT_BOOL,     /* yes/no (int 0/1) */
     KT_STRING,   /* free text up to KEY_STRING_MAX-1 bytes (char[]) */
+    KT_HOSTS,    /* libvirt URIs, comma-separated: ONE value (a placement, never an
+                    axis), stored joined by ',' (char[KEY_HOSTS_MAX]); "" = the -c URI */
 };
 
 enum key_flags {
@@ -34,6 +36,8 @@ enum key_flags {
 #define KEY_BOTH (KEY_HOST | KEY_GUEST)
 
 #define KEY_STRING_MAX 128
+#define KEY_HOSTS_MAX 1024
+#define KEY_HOSTS_COUNT_MAX 8
 
 struct key_def {
     const char *name;
@@ -125,6 +129,7 @@ struct run_config {
     char image[KEY_STRING_MAX];
     char pool[KEY_STRING_MAX];
     char pool_dir[KEY_STRING_MAX];
+    char hosts[KEY_HOSTS_MAX];    /* "" : the -c URI */
 };
 
 extern const struct key_def key_table[];
@@ -156,6 +161,17 @@ const char *key_choice(const char *key_name, int index);
 /* key_block_size and flush_log_at_trx_commit as numbers */
 int run_config_key_block_size(const struct run_config *cfg);
 int run_config_flush_log_at_trx_commit(const struct run_config *cfg);
+
+/* Keys that say where an arm runs (hosts, pool, pool_dir): printed with the
+ * placement, not among a run's settings. */
+bool key_is_placement(const struct key_def *key);
+
+/* hosts: how many URIs cfg->hosts holds (0: the -c URI), and the i-th into
+ * buf (NULL-terminated; "" when there are none). */
+size_t run_config_host_count(const struct run_config *cfg);
+void run_config_host(const struct run_config *cfg, size_t i, char *buf, size_t len);
+/* The host guest n (1-based) of a guest arm runs on: round-robin over hosts. */
+size_t run_config_guest_host(const struct run_config *cfg, int n);
 
 /* The key reference: `vbed help keys` (text) and README (markdown). */
 void keys_print_help(FILE *out);

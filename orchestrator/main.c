@@ -17,7 +17,7 @@
 const struct cmd_entry cmd_table[] = {
     {"run", "[options] SCENARIO", "run a scenario: guests, host arm, sysbench, results", cmd_run,
      cmd_run_usage},
-    {"image", "build|list|rm|path|verify [options]", "build and manage cached guest images", cmd_image,
+    {"image", "build|list|rm|path|verify|push [options]", "build and manage cached guest images", cmd_image,
      cmd_image_usage},
     {"report", "[options] RESULTS_DIR", "tables, plots and report.html of a results directory",
      cmd_report, cmd_report_usage},
@@ -27,6 +27,8 @@ const struct cmd_entry cmd_table[] = {
      cmd_doctor, cmd_doctor_usage},
     {"clean", "[options]", "remove domains, disks and processes left by a crashed vbed", cmd_clean,
      cmd_clean_usage},
+    {"host", "version|drop-caches|meminfo|resident PATH|diskstats PATH",
+     "the helper vbed runs on a hypervisor host over ssh (JSON out)", cmd_host, cmd_host_usage},
     {"help", "[COMMAND|keys|exit-codes]", "help on a command, the scenario keys or exit codes",
      cmd_help, cmd_help_usage},
     {NULL, NULL, NULL, NULL, NULL},
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
     const struct cmd_entry *cmd = cmd_find(argv[optind]);
     if (!cmd) {
         log_error("'%s' is not a vbed command (commands: run, image, report, compare, doctor, "
-                  "clean, help).",
+                  "clean, host, help).",
                   argv[optind]);
         return EXIT_USAGE;
     }

@@ -5,6 +5,7 @@
 #include "phase.h"
 
 #include "hostcache.h"
+#include "hostside.h"
 #include "log.h"
 #include "verdicts.h"
 #include "window.h"
@@ -44,10 +45,12 @@ void phase_residency(struct experiment *e, const char *when)
 {
     for (size_t i = 0; i < e->n; i++) {
         long long bytes = -1;
+        struct hostside *hs = e->t[i].hs;
         if (e->t[i].host)
-            bytes = host_arm_resident(e->t[i].host); /* its datadir is the host's */
-        else if (e->t[i].data_file[0])
-            bytes = hostcache_resident(e->t[i].data_file);
+            bytes = host_arm_resident(e->t[i].host); /* its datadir is this machine's */
+        else if (e->t[i].data_file[0] && (!hs || hostside_available(hs)))
+            /* the data disk's file on the guest's own host */
+            bytes = hs ? hostside_resident(hs, e->t[i].data_file) : hostcache_resident(e->t[i].data_file);
         if (bytes < 0)
             continue;
         json_object *extra = json_object_new_object();
@@ -55,13 +58,21 @@ void phase_residency(struct experiment *e, const char *when)
         samples_add(e->samples, "host_cache_data_bytes", (double)bytes, "bytes", e->t[i].guest, NULL,
                     0, extra);
     }
-    long long cached, dirty;
-    if (hostcache_meminfo(&cached, &dirty) == 0) {
+    /* Cached and Dirty of every host of the run's targets */
+    for (size_t i = 0; i < e->n; i++) {
+        struct hostside *hs = e->t[i].hs;
+        long long total, cached, dirty;
+        if (!phase_first_of_host(e, i) || (hs && !hostside_available(hs)))
+            continue;
+        if (hs ? hostside_meminfo(hs, &total, &cached, &dirty) < 0 : hostcache_meminfo(&cached, &dirty) < 0)
+            continue;
         json_object *a = json_object_new_object(), *b = json_object_new_object();
         json_object_object_add(a, "when", json_object_new_string(when));
         json_object_object_add(b, "when", json_object_new_string(when));
-        samples_add(e->samples, "host_cached_bytes", (double)cached, "bytes", 0, NULL, 0, a);
-        samples_add(e->samples, "host_dirty_bytes", (double)dirty, "bytes", 0, NULL, 0, b);
+        samples_add(e->samples, "host_cached_bytes", (double)cached, "bytes", 0, NULL, 0,
+                    phase_host_label(&e->t[i], a));
+        samples_add(e->samples, "host_dirty_bytes", (double)dirty, "bytes", 0, NULL, 0,
+                    phase_host_label(&e->t[i], b));
     }
 }
 

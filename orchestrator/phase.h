@@ -81,4 +81,11 @@ void phase_noise_samples(struct experiment *e, const struct measured *m, bool ho
                          double run1);
 void phase_report_samples(struct experiment *e, const struct target *t, const struct measured *m);
 
+/* Every target runs on this machine (host-side /proc figures are its). */
+bool phase_all_local(const struct experiment *e);
+/* Target i is the first of the run's targets on its host. */
+bool phase_first_of_host(const struct experiment *e, size_t i);
+/* extra (or a new object) with label "host" = t's host, when it has one. */
+json_object *phase_host_label(const struct target *t, json_object *extra);
+
 #endif

@@ -2,6 +2,7 @@
  * check the rules that involve several keys on every resolved run. */
 #include "plan.h"
 #include "disklayout.h"
+#include "hosturi.h"
 #include "units.h"
 #include "workloads/workload.h"
 #include "xalloc.h"
@@ -43,10 +44,11 @@ static void resolve(const struct plan *p, size_t arm, const size_t *choice, stru
         if (!e)
             continue;
         size_t item = 0;
-        if (e->n_items > 1)
+        if (e->n_items > 1 && key->type != KT_HOSTS)
             item = choice[axis_of(p, section, e)];
         char err[600];
-        key_parse_item(key, e->items[item], cfg, err, sizeof(err)); /* checked on load */
+        /* checked on load; hosts is one value, whatever its commas */
+        key_parse_item(key, key->type == KT_HOSTS ? e->raw : e->items[item], cfg, err, sizeof(err));
     }
 }
 
@@ -178,6 +180,18 @@ static void check_run(const struct plan *p, size_t arm, const struct run_config 
     }
     if (c->arm == ARM_GUEST)
         check_disks(p, arm, c, d);
+    if (c->arm == ARM_HOST && c->hosts[0]) {
+        /* the host arm's mariadbd runs where vbed runs: one local host */
+        char uri[KEY_HOSTS_MAX], err[600];
+        struct host_uri u;
+        run_config_host(c, 0, uri, sizeof(uri));
+        if (run_config_host_count(c) > 1 || host_uri_parse(uri, &u, err, sizeof(err)) < 0 ||
+            u.transport != HT_LOCAL)
+            diag_add(d,
+                     "%s:%d: hosts: the host arm [%s] runs on this machine only: give one local URI "
+                     "(a host arm on a remote host is not implemented yet), not '%s'",
+                     path, line_of(p, arm, "hosts"), name, c->hosts);
+    }
     if (c->report_interval > c->duration)
         diag_add(d, "%s:%d: report_interval: longer than duration in arm [%s] (duration: %s)",
                  path, line_of(p, arm, "report_interval"), name,
@@ -243,8 +257,8 @@ static void build_axes(struct plan *p)
     for (size_t i = 0; i < s->n_sections; i++) {
         for (size_t j = 0; j < s->sections[i].n_entries; j++) {
             const struct scn_entry *e = &s->sections[i].entries[j];
-            if (e->n_items < 2)
-                continue;
+            if (e->n_items < 2 || e->key->type == KT_HOSTS)
+                continue; /* hosts: a placement, not an axis */
             p->axes = xrealloc(p->axes, (p->n_axes + 1) * sizeof(*p->axes));
             p->axes[p->n_axes++] = (struct plan_axis){.section = i, .entry = e};
         }
@@ -302,7 +316,8 @@ struct plan *plan_build(const struct scenario *scn, struct diag *d)
     for (size_t j = 0; j < scn->sections[0].n_entries; j++) {
         const struct scn_entry *e = &scn->sections[0].entries[j];
         char err[600];
-        key_parse_item(e->key, e->items[0], &p->global, err, sizeof(err));
+        key_parse_item(e->key, e->key->type == KT_HOSTS ? e->raw : e->items[0], &p->global, err,
+                       sizeof(err));
     }
 
     build_arms(p, d);
@@ -430,7 +445,8 @@ void plan_print(const struct plan *p, FILE *out)
         size_t col = 0;
         for (size_t k = 0; k < key_count; k++) {
             const struct key_def *key = &key_table[k];
-            if (!(key->arms & bit) || (key->flags & (KF_GLOBAL_ONLY | KF_ARM_ONLY)))
+            if (!(key->arms & bit) || (key->flags & (KF_GLOBAL_ONLY | KF_ARM_ONLY)) ||
+                key_is_placement(key)) /* the placement is printed on its own */
                 continue;
             char val[KEY_STRING_MAX + 32], item[KEY_STRING_MAX + 64];
             key_format_value(key, &sp->cfg, val, sizeof(val));

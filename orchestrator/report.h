@@ -144,6 +144,10 @@ const char *report_accel_warning(const struct report *r);
 /* "guest/host 0.024 per guest, tuned/host 0.040 aggregate, ..." or "" */
 void report_ratios_text(const struct report *r, size_t variant, char *buf, size_t len);
 
+/* Arms whose guests ran on several hosts: per (arm, host) guests, TPS per
+ * guest and boot-to-ready (report_hosts.c); NULL when no arm did. */
+struct report_table *report_hosts_table(const struct report *r);
+
 /* The tables of one variant (human formatting), and summary.csv's. */
 struct report_table *report_tps_table(const struct report *r, size_t variant);
 struct report_table *report_figures_table(const struct report *r, size_t variant);

@@ -717,6 +717,12 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         report_table_free(sc);
         fprintf(out, "\n%s%s\n", md ? "" : "  ", report_scaling_rule);
     }
+    struct report_table *ht = report_hosts_table(r);
+    if (ht) {
+        fprintf(out, "\n%sBy hypervisor host (arms whose guests ran on several hosts)\n\n", md ? "## " : "");
+        report_table_print(ht, f, out, md ? "" : "  ");
+        report_table_free(ht);
+    }
     fprintf(out, "\n%s\n", report_figures_rule);
     if (r->has_layers)
         fprintf(out, "\n%s\n", report_gap_rule);

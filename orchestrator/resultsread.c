@@ -215,8 +215,20 @@ static bool ints_of(struct json_object *obj, const char *key, int **out, size_t 
 
 /* ---- samples.jsonl ---- */
 
+bool results_valid_host_label(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 255)
+        return false;
+    for (; *s; s++)
+        if (*s <= ' ' || *s > '~' || strchr("\"'|<>`\\", *s))
+            return false;
+    return true;
+}
+
 static void sample_free(struct results_sample *s)
 {
+    free(s->host);
     free(s->metric);
     free(s->unit);
     free(s->arm);
@@ -272,6 +284,11 @@ static const char *check_labels(struct results_sample *s, struct json_object *la
     if (*s->device && !valid_word(s->device, 32, "-_.")) {
         snprintf(why, why_len, "labels.device: '%s' is not a block device name",
                  shown(v, sizeof(v), s->device));
+        return why;
+    }
+    if (*s->host && !results_valid_host_label(s->host)) {
+        char hv[80];
+        snprintf(why, why_len, "labels.host: '%s' is not a host (a libvirt URI)", shown(hv, sizeof(hv), s->host));
         return why;
     }
     if (!int_of(labels, "guest", 0, 1024, 0, &s->guest))
@@ -352,6 +369,7 @@ static const char *parse_sample(const char *text, size_t len, struct results_sam
     s->mode = str_of(labels, "mode");
     s->layer = str_of(labels, "layer");
     s->device = str_of(labels, "device");
+    s->host = str_of(labels, "host");
     s->source = str_of(o, "source");
     struct json_object *ts = member(o, "timestamp");
     if (ts && is_number(ts) && isfinite(json_object_get_double(ts)))

@@ -41,6 +41,7 @@ struct results_sample {
     char *mode;           /* labels.mode: "auto", "fixed" or "" */
     char *layer;          /* labels.layer: "workload", "innodb", "guest", "hypervisor", "host" or "" */
     char *device;         /* labels.device: a kernel block device name ("vda1") or "" */
+    char *host;           /* labels.host: the hypervisor host (a libvirt URI without query) or "" */
     int guest;            /* labels.guest: 1..guests; 0 for host and whole-run samples */
     int repeat, seq;      /* labels.repeat, labels.seq (0 if absent) */
     int *variants;        /* labels.variants (1-based); none listed: serves every variant */
@@ -136,6 +137,9 @@ const char *results_run_config(const struct results_run *r, const char *key);
 /* The checks results_read() applies, for the tests and for callers that
  * build names: an arm name, a variant label. */
 bool results_valid_arm_name(const char *s);
+/* labels.host: 1 to 255 printable ASCII characters, none of space, quotes,
+ * '|', '<', '>', '`' or '\\' (a URI without its query, or several joined by ','). */
+bool results_valid_host_label(const char *s);
 bool results_valid_variant_label(const char *s);
 
 /* The accel, "" when meta.json does not say; is it software emulation? */

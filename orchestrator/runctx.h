@@ -4,6 +4,8 @@
 #ifndef VBED_RUNCTX_H
 #define VBED_RUNCTX_H
 
+#include "hostset.h"
+#include "hostside.h"
 #include "hypervisor.h"
 #include "image.h"
 #include "layout.h"
@@ -22,18 +24,19 @@
 struct runner {
     const struct plan *plan;
     const struct runner_opts *o;
-    struct hv *hv;
-    struct storage *st;
+    struct hostset hosts;    /* the guest arms' hypervisor hosts (hostset.h) */
+    struct hv *hv;           /* the first of them: versions, the CPUs placement counts */
+    struct hostside *local;  /* this machine, where the host arm runs */
     struct image_info img;
-    struct image_layout im;
     struct results *res;
     struct samples *samples;
     struct meta *meta;
+    json_object *meta_hosts; /* meta.json's "hosts" array (owned by meta) */
     char session[SESSION_ID_MAX];
     bool session_started;
     char lua_host[PATH_MAX]; /* vbed_oltp.lua for the host arm */
     unsigned seq;
-    int virt_type;           /* for virt_type = auto, decided once */
+    int virt_type;           /* the first host's domain type (labels, meta.json accel) */
     bool virt_decided;
     int failed_runs;
     double cpu_measure_s;    /* vbed's CPU time in all measure phases */
@@ -58,7 +61,12 @@ struct run {
 int guestrun_execute(struct run *run);
 int hostrun_execute(struct run *run);
 
-/* The domain type for a run (virt_type, or auto decided once). */
-int runner_virt_type(struct runner *r, const struct run_config *cfg);
+/* The domain type for a run's guests on host h (virt_type, or auto decided
+ * once per host). */
+int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_config *cfg);
+
+/* How samples name the machine a host arm runs on: its hosts key, else the
+ * -c URI, else the URI libvirt connected to, else "local". */
+void runner_host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len);
 
 #endif

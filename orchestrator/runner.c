@@ -23,25 +23,71 @@
 #include <string.h>
 #include <unistd.h>
 
-int runner_virt_type(struct runner *r, const struct run_config *cfg)
+int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_config *cfg)
 {
-    if (cfg->virt_type != VIRT_AUTO)
+    if (cfg->virt_type != VIRT_AUTO) {
+        /* forced: recorded as such (labels and meta.json say what ran) */
+        if (!r->virt_decided) {
+            r->virt_type = cfg->virt_type;
+            r->virt_decided = true;
+            meta_set(r->meta, NULL, "accel",
+                     json_object_new_string(cfg->virt_type == VIRT_KVM ? "kvm" : "tcg"));
+            meta_set(r->meta, NULL, "accel_reason",
+                     json_object_new_string(cfg->virt_type == VIRT_KVM ? "virt_type = kvm" : "virt_type = qemu"));
+            meta_write(r->meta);
+        }
         return cfg->virt_type;
-    if (!r->virt_decided) {
+    }
+    if (!h->virt_decided) {
         const char *why = "";
-        r->virt_type = hv_choose_virt_type(r->hv, VIRT_AUTO, r->im.kernel_path, &why);
-        r->virt_decided = true;
-        if (r->virt_type == VIRT_QEMU)
-            log_warn("GUESTS RUN UNDER QEMU TCG (software emulation): %s. Their figures are not "
+        h->virt_type = hv_choose_virt_type(h->hv, VIRT_AUTO, h->im.kernel_path, &why);
+        h->virt_decided = true;
+        const char *on = r->hosts.n > 1 ? h->label : NULL;
+        if (h->virt_type == VIRT_QEMU)
+            log_warn("GUESTS RUN UNDER QEMU TCG (software emulation)%s%s: %s. Their figures are not "
                      "comparable with KVM; every result records accel=tcg.",
-                     why);
+                     on ? " on " : "", on ? on : "", why);
         else
-            log_info("guests run under KVM (%s)", why);
-        meta_set(r->meta, NULL, "accel", json_object_new_string(r->virt_type == VIRT_KVM ? "kvm" : "tcg"));
-        meta_set(r->meta, NULL, "accel_reason", json_object_new_string(why));
+            log_info("guests%s%s run under KVM (%s)", on ? " on " : "", on ? on : "", why);
+        if (!r->virt_decided) {
+            r->virt_type = h->virt_type;
+            r->virt_decided = true;
+            meta_set(r->meta, NULL, "accel", json_object_new_string(h->virt_type == VIRT_KVM ? "kvm" : "tcg"));
+            meta_set(r->meta, NULL, "accel_reason", json_object_new_string(why));
+        }
+        for (size_t i = 0; r->meta_hosts && i < r->hosts.n; i++)
+            if (&r->hosts.h[i] == h)
+                json_object_object_add(json_object_array_get_idx(r->meta_hosts, i), "accel",
+                                       json_object_new_string(h->virt_type == VIRT_KVM ? "kvm" : "tcg"));
         meta_write(r->meta);
     }
-    return r->virt_type;
+    return h->virt_type;
+}
+
+/* meta.json "hosts": every hypervisor host, its libvirt and image upload */
+static void record_hosts(struct runner *r)
+{
+    json_object *arr = json_object_new_array();
+    for (size_t i = 0; i < r->hosts.n; i++) {
+        struct hostset_host *h = &r->hosts.h[i];
+        const struct hv_info *in = hv_get_info(h->hv);
+        char lv[32], qv[32];
+        hv_format_version(in->lib_version, lv, sizeof(lv));
+        hv_format_version(in->hv_version, qv, sizeof(qv));
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "host", json_object_new_string(h->label));
+        json_object_object_add(o, "pool", json_object_new_string(h->pool));
+        json_object_object_add(o, "hostname", json_object_new_string(in->hostname));
+        json_object_object_add(o, "arms", json_object_new_string(h->arms));
+        json_object_object_add(o, "transport",
+                               json_object_new_string(host_transport_name(hostside_uri(h->hs)->transport)));
+        json_object_object_add(o, "libvirt_version", json_object_new_string(lv));
+        json_object_object_add(o, "qemu_version", json_object_new_string(qv));
+        json_object_object_add(o, "image_upload_s", json_object_new_double(h->upload_s));
+        json_object_array_add(arr, o);
+    }
+    meta_set(r->meta, NULL, "hosts", arr);
+    r->meta_hosts = arr;
 }
 
 static void record_versions(struct runner *r)
@@ -109,17 +155,20 @@ static int setup(struct runner *r)
             return EXIT_ENV;
         }
     }
+    r->local = hostside_new(NULL);
     if (any_guest) {
-        r->hv = hv_open(r->o->uri);
-        if (!r->hv) {
-            log_error("Start libvirt with scripts/start-daemons.sh, or choose another URI with -c.");
+        hostset_collect(&r->hosts, r->plan, r->o->uri);
+        if (hostset_connect(&r->hosts, true) < 0) {
+            log_error("Start libvirt with scripts/start-daemons.sh, or choose another URI with -c or "
+                      "hosts.");
             return EXIT_ENV;
         }
+        r->hv = r->hosts.h[0].hv;
         if (image_build(g->image, NULL, false, &r->img) < 0)
             return signals_interrupted() ? signals_exit_code() : EXIT_ENV;
-        r->st = storage_open(r->hv, g->pool, g->pool_dir);
-        if (!r->st || storage_ensure_image(r->st, &r->img, &r->im) < 0)
-            return EXIT_ENV;
+        if (hostset_prepare(&r->hosts, &r->img) < 0)
+            return signals_interrupted() ? signals_exit_code() : EXIT_ENV;
+        record_hosts(r);
     }
     /* placement: one decision for every arm, on the CPUs of the hypervisor's host */
     long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -138,6 +187,34 @@ static int setup(struct runner *r)
     meta_set(r->meta, NULL, "placement", pl);
     record_versions(r);
     return EXIT_OK;
+}
+
+void runner_host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len)
+{
+    struct host_uri u;
+    char err[600];
+    const char *uri = cfg->hosts[0] ? cfg->hosts : r->o->uri ? r->o->uri : r->hv ? hv_get_info(r->hv)->uri : NULL;
+    if (uri && host_uri_parse(uri, &u, err, sizeof(err)) == 0)
+        snprintf(buf, len, "%s", u.label);
+    else
+        snprintf(buf, len, "local");
+}
+
+/* The hosts of a run's samples that belong to no one guest: its arm's
+ * hosts, comma-separated. */
+static void run_hosts_label(struct run *run, char *buf, size_t len)
+{
+    struct runner *r = run->r;
+    const struct run_config *cfg = &run->sp->cfg;
+    if (run->r->plan->arms[run->sp->arm].kind == ARM_HOST) {
+        runner_host_arm_label(r, cfg, buf, len);
+        return;
+    }
+    size_t n = run_config_host_count(cfg), used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < (n ? n : 1) && (long long)i < cfg->guests; i++)
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", i ? "," : "",
+                                 r->hosts.h[hostset_index(&r->hosts, cfg, i)].label);
 }
 
 /* Labels every sample of a run carries. */
@@ -178,8 +255,8 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
     meta_write(r->meta);
 
     bool guest = p->arms[run.sp->arm].kind == ARM_GUEST;
-    if (guest)
-        runner_virt_type(r, &run.sp->cfg); /* before the labels: they carry accel */
+    if (guest) /* before the labels: they carry accel */
+        runner_virt_type(r, hostset_guest_host(&r->hosts, &run.sp->cfg, 1), &run.sp->cfg);
     if (guest)
         log_info("run %s: arm %s (%lld guest%s), repeat %lld", run.runid, run.arm,
                  run.sp->cfg.guests, run.sp->cfg.guests == 1 ? "" : "s", repeat);
@@ -188,6 +265,10 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
     json_object *labels = run_labels(&run);
     samples_begin_run(r->samples, labels);
     json_object_put(labels);
+    char hosts[KEY_HOSTS_MAX];
+    run_hosts_label(&run, hosts, sizeof(hosts));
+    samples_set_host(r->samples, 0, hosts);
+    json_object_object_add(run.meta_run, "hosts", json_object_new_string(hosts));
 
     int rc = guest ? guestrun_execute(&run) : hostrun_execute(&run);
 
@@ -304,8 +385,8 @@ cleanup:
         summarize(r.res->dir);
     meta_free(r.meta);
     samples_close(r.samples);
-    storage_close(r.st);
-    hv_close(r.hv);
+    hostset_close(&r.hosts); /* transient domains die with their connection */
+    hostside_free(r.local);
     if (r.session_started)
         session_end(r.session);
     results_close(r.res);

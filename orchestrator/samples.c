@@ -21,6 +21,7 @@ struct samples {
     char path[PATH_MAX];
     json_object *labels;  /* of the current run */
     json_object *pending; /* array of samples of the current run */
+    json_object *hosts;   /* of the current run: "<guest>" -> host label */
 };
 
 struct samples *samples_open(const char *results_dir)
@@ -43,7 +44,8 @@ static void discard_locked(struct samples *s)
 {
     json_object_put(s->pending);
     json_object_put(s->labels);
-    s->pending = s->labels = NULL;
+    json_object_put(s->hosts);
+    s->pending = s->labels = s->hosts = NULL;
 }
 
 void samples_discard_run(struct samples *s)
@@ -74,6 +76,19 @@ void samples_begin_run(struct samples *s, json_object *labels)
     pthread_mutex_unlock(&s->lock);
 }
 
+void samples_set_host(struct samples *s, int guest, const char *host)
+{
+    char key[16];
+    snprintf(key, sizeof(key), "%d", guest);
+    pthread_mutex_lock(&s->lock);
+    if (s->pending) {
+        if (!s->hosts)
+            s->hosts = json_object_new_object();
+        json_object_object_add(s->hosts, key, json_object_new_string(host));
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 static double unix_now(void)
 {
     struct timeval tv;
@@ -93,6 +108,11 @@ void samples_add(struct samples *s, const char *metric, double value, const char
     json_object *labels = NULL;
     json_object_deep_copy(s->labels, &labels, NULL);
     json_object_object_add(labels, "guest", json_object_new_int(guest));
+    char key[16];
+    json_object *host;
+    snprintf(key, sizeof(key), "%d", guest);
+    if (s->hosts && json_object_object_get_ex(s->hosts, key, &host))
+        json_object_object_add(labels, "host", json_object_get(host));
     if (extra) {
         json_object_object_foreach(extra, k, v) json_object_object_add(labels, k, json_object_get(v));
         json_object_put(extra);

@@ -19,6 +19,9 @@ void samples_close(struct samples *s);
 
 /* Labels every sample of the run carries (copied). */
 void samples_begin_run(struct samples *s, json_object *labels);
+/* The host (label "host") of guest n's samples in the current run; guest 0:
+ * the run's own samples. Set after samples_begin_run (which forgets them). */
+void samples_set_host(struct samples *s, int guest, const char *host);
 /* One sample. guest: 1..n, 0 for the host arm or the whole run. source:
  * the raw log (absolute or relative to the results dir), may be NULL.
  * extra: more labels (consumed), may be NULL. timestamp 0: now. */

@@ -152,7 +152,7 @@ static int split_items(struct parse_state *st, struct scn_entry *e)
 static void check_items(struct parse_state *st, struct scn_entry *e)
 {
     const char *path = st->scn->path;
-    if (e->n_items > 1 && !(e->key->flags & KF_LIST)) {
+    if (e->n_items > 1 && !(e->key->flags & KF_LIST) && e->key->type != KT_HOSTS) {
         diag_add(st->diag, "%s:%d: %s: takes one value, not a list ('%s')", path, e->line,
                  e->key->name, e->raw);
         return;

@@ -19,6 +19,13 @@ struct storage {
     struct hv *hv;
     virStoragePoolPtr pool;
     char path[PATH_MAX];
+    long long uploaded;   /* bytes of the image sent so far (atomic: read by other threads) */
+};
+
+/* A file being uploaded: its fd, and the pool whose counter it feeds. */
+struct upload_src {
+    int fd;
+    struct storage *st;
 };
 
 /* ---- XML (xmlout.h, like the domain XML) ---- */
@@ -238,7 +245,16 @@ static int send_mem(virStreamPtr s, char *buf, size_t n, void *opaque)
 static int send_fd(virStreamPtr s, char *buf, size_t n, void *opaque)
 {
     (void)s;
-    return (int)read(*(int *)opaque, buf, n);
+    struct upload_src *u = opaque;
+    ssize_t got = read(u->fd, buf, n);
+    if (got > 0)
+        __atomic_add_fetch(&u->st->uploaded, (long long)got, __ATOMIC_RELAXED);
+    return (int)got;
+}
+
+long long storage_uploaded_bytes(const struct storage *st)
+{
+    return st ? __atomic_load_n(&st->uploaded, __ATOMIC_RELAXED) : 0;
 }
 
 static int recv_fd(virStreamPtr s, const char *buf, size_t n, void *opaque)
@@ -314,7 +330,8 @@ static int upload_file(struct storage *st, const char *name, const char *path)
     virStorageVolPtr vol = create(st, &v, 0);
     int rc = -1;
     if (vol) {
-        rc = upload(st, vol, (unsigned long long)size, send_fd, &fd);
+        struct upload_src u = {.fd = fd, .st = st};
+        rc = upload(st, vol, (unsigned long long)size, send_fd, &u);
         virStorageVolFree(vol);
     }
     close(fd);
@@ -380,7 +397,8 @@ int storage_ensure_image(struct storage *st, const struct image_info *img, struc
     char marker[LAYOUT_NAME_MAX + 32];
     snprintf(marker, sizeof(marker), "vbed-image-%s.complete", img->id);
     if (!has_volume(st, marker)) {
-        log_info("uploading image %s into pool '%s'", img->id, virStoragePoolGetName(st->pool));
+        log_info("uploading image %s into pool '%s' at %s", img->id, virStoragePoolGetName(st->pool),
+                 hv_get_info(st->hv)->uri);
         storage_delete(st, marker);
         if (upload_file(st, im->kernel_vol, img->kernel) < 0 ||
             upload_file(st, im->initrd_vol, img->initrd) < 0 ||

@@ -28,6 +28,10 @@ const char *storage_path(const struct storage *st);
  * (a marker volume records a complete upload); fill im. */
 int storage_ensure_image(struct storage *st, const struct image_info *img, struct image_layout *im);
 
+/* Bytes of image files sent by storage_ensure_image so far (any thread: for
+ * progress while it runs in another). */
+long long storage_uploaded_bytes(const struct storage *st);
+
 /* qcow2 volume backed by backing_path (qcow2), of the base's capacity. */
 int storage_create_overlay(struct storage *st, const char *name, const char *backing_path);
 /* The data disk: format, size, qcow2 cluster size and preallocation of cfg. */

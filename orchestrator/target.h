@@ -6,6 +6,7 @@
 #define VBED_TARGET_H
 
 #include "hostarm.h"
+#include "hostside.h"
 #include "sql.h"
 
 #include <libvirt/libvirt.h>
@@ -20,7 +21,10 @@ struct target {
     struct sql *sql;
     char lua[PATH_MAX];       /* vbed_oltp.lua on the target */
     char socket[PATH_MAX];    /* the server's socket on the target */
-    char data_file[PATH_MAX]; /* local path of the data disk, "" if none */
+    char data_file[PATH_MAX]; /* path of the data disk on its host, "" if none */
+    struct hostside *hs;      /* its host, for host-side figures (hostside.h); not owned */
+    char host_label[512];     /* that host's label in samples */
+    long long host_memory;    /* MemTotal of its host; -1 unknown (set by experiment_run) */
     char dir[PATH_MAX];       /* where its raw logs go */
     /* the running program, between target_start and target_wait */
     long long agent_pid;

@@ -16,6 +16,7 @@ build_pkgs=(
   libarchive-dev libgsl-dev libssl-dev
   clang libclang-rt-14-dev
 )
+# openssh-server: the second "host" of the multi-host tests (tests/remote-host.sh)
 run_pkgs=(
   libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients
   qemu-system-x86 qemu-utils
@@ -24,6 +25,7 @@ run_pkgs=(
   e2fsprogs xfsprogs btrfs-progs util-linux procps cpio zstd
   fio tar
   gnuplot-nox chromium netpbm jq cgroupfs-mount
+  openssh-server openssh-client
 )
 
 missing=()

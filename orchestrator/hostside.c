@@ -1,0 +1,287 @@
+/* hostside.c: host-side work on the host a URI names (see hostside.h). */
+#include "hostside.h"
+
+#include "hostcache.h"
+#include "layers.h"
+#include "log.h"
+#include "shquote.h"
+#include "spawn.h"
+#include "textfile.h"
+#include "xalloc.h"
+
+#ifndef VBED_VERSION
+#define VBED_VERSION "0.1"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+struct hostside {
+    struct host_uri u;
+};
+
+struct hostside *hostside_new(const char *uri)
+{
+    struct hostside *h = xcalloc(1, sizeof(*h));
+    if (!uri || !*uri) {
+        h->u.transport = HT_LOCAL;
+        snprintf(h->u.label, sizeof(h->u.label), "local");
+        return h;
+    }
+    char err[600];
+    if (host_uri_parse(uri, &h->u, err, sizeof(err)) < 0) {
+        log_error("%s", err);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hostside_free(struct hostside *h) { free(h); }
+const struct host_uri *hostside_uri(const struct hostside *h) { return &h->u; }
+bool hostside_available(const struct hostside *h) { return h->u.transport != HT_NONE; }
+
+/* ---- the reply ---- */
+
+json_object *hostside_reply_parse(const char *text, char *err, size_t errlen)
+{
+    enum json_tokener_error jerr = json_tokener_success;
+    json_object *o = json_tokener_parse_verbose(text, &jerr);
+    json_object *p;
+    if (!o) {
+        snprintf(err, errlen, "not JSON (%s)", json_tokener_error_desc(jerr));
+        return NULL;
+    }
+    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, "vbed_host", &p) ||
+        !json_object_is_type(p, json_type_int) || json_object_get_int64(p) != HOSTSIDE_PROTOCOL) {
+        snprintf(err, errlen, "not a reply of vbed host (protocol %d)", HOSTSIDE_PROTOCOL);
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
+}
+
+int hostside_reply_string(json_object *o, const char *key, char *buf, size_t max)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return -1;
+    const char *s = json_object_get_string(v);
+    size_t len = (size_t)json_object_get_string_len(v);
+    if (len >= max || strlen(s) != len)
+        return -1;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return -1;
+    memcpy(buf, s, len + 1);
+    return 0;
+}
+
+char *hostside_reply_text(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    size_t len = (size_t)json_object_get_string_len(v);
+    const char *s = json_object_get_string(v);
+    if (len > (1u << 20) || strlen(s) != len)
+        return NULL;
+    return xstrdup(s);
+}
+
+int hostside_reply_uint(json_object *o, const char *key, long long *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+        return -1;
+    errno = 0;
+    int64_t x = json_object_get_int64(v);
+    if (errno || x < 0 || x >= (1LL << 53))
+        return -1;
+    *out = (long long)x;
+    return 0;
+}
+
+/* ---- over ssh ---- */
+
+/* Run `vbed host ARGS...` on the host; its parsed reply, or NULL (reported). */
+static json_object *remote_call(struct hostside *h, const char *const args[])
+{
+    const char *helper = getenv("VBED_REMOTE_VBED");
+    const char *argv[16];
+    size_t n = 0;
+    argv[n++] = helper && *helper ? helper : "vbed";
+    argv[n++] = "host";
+    for (size_t i = 0; args[i] && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    char *cmd = shquote_argv(argv);
+    char **ssh = host_uri_ssh_argv(&h->u, cmd);
+    char *out = NULL;
+    struct spawn_opts o = {.capture = &out, .timeout = 120, .keep_stderr = 1, .cleanup = 1};
+    int rc = spawn_run((const char *const *)ssh, &o);
+    host_uri_free_argv(ssh);
+    json_object *reply = NULL;
+    char err[256] = "";
+    if (rc == 255)
+        log_error("Cannot reach host '%s' over ssh to run '%s' (ssh exit 255).", h->u.label, cmd);
+    else if (rc != 0)
+        log_error("'%s' failed on host '%s' (exit %d).", cmd, h->u.label, rc);
+    else if (!(reply = hostside_reply_parse(out ? out : "", err, sizeof(err))))
+        log_error("The reply of '%s' on host '%s' is %s.", cmd, h->u.label, err);
+    free(out);
+    free(cmd);
+    return reply;
+}
+
+static int unavailable(const struct hostside *h, const char *what)
+{
+    log_error("Cannot %s on host '%s': its URI has no shell transport (only ssh URIs do).", what,
+              h->u.label);
+    return -1;
+}
+
+int hostside_drop_caches(struct hostside *h)
+{
+    if (h->u.transport == HT_LOCAL)
+        return hostcache_drop();
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "drop the page cache");
+    const char *args[] = {"drop-caches", NULL};
+    json_object *r = remote_call(h, args);
+    json_object_put(r);
+    return r ? 0 : -1;
+}
+
+long long hostside_resident(struct hostside *h, const char *path)
+{
+    if (h->u.transport == HT_LOCAL)
+        return hostcache_resident(path);
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "measure page-cache residency");
+    const char *args[] = {"resident", "--", path, NULL};
+    json_object *r = remote_call(h, args);
+    long long v = -1;
+    if (r && hostside_reply_uint(r, "bytes", &v) < 0) {
+        log_error("The reply of vbed host resident on '%s' has no valid 'bytes'.", h->u.label);
+        v = -1;
+    }
+    json_object_put(r);
+    return v;
+}
+
+static int meminfo_values(const char *text, long long *total, long long *cached, long long *dirty)
+{
+    double t, c, d;
+    if (layers_parse_meminfo(text, "MemTotal", &t) < 0 || layers_parse_meminfo(text, "Cached", &c) < 0 ||
+        layers_parse_meminfo(text, "Dirty", &d) < 0)
+        return -1;
+    *total = (long long)t, *cached = (long long)c, *dirty = (long long)d;
+    return 0;
+}
+
+int hostside_meminfo(struct hostside *h, long long *total, long long *cached, long long *dirty)
+{
+    char *text = NULL;
+    if (h->u.transport == HT_LOCAL) {
+        text = textfile_read("/proc/meminfo");
+        if (!text) {
+            log_error("Cannot read /proc/meminfo: %s", strerror(errno));
+            return -1;
+        }
+    } else if (h->u.transport == HT_NONE) {
+        return unavailable(h, "read /proc/meminfo");
+    } else {
+        const char *args[] = {"meminfo", NULL};
+        json_object *r = remote_call(h, args);
+        text = r ? hostside_reply_text(r, "meminfo") : NULL;
+        json_object_put(r);
+        if (!text) {
+            log_error("The reply of vbed host meminfo on '%s' holds no /proc/meminfo.", h->u.label);
+            return -1;
+        }
+    }
+    int rc = meminfo_values(text, total, cached, dirty);
+    if (rc < 0)
+        log_error("/proc/meminfo of host '%s' lacks MemTotal, Cached or Dirty.", h->u.label);
+    free(text);
+    return rc;
+}
+
+int hostside_diskstats(struct hostside *h, const char *path, unsigned *major_, unsigned *minor_,
+                       char **diskstats)
+{
+    *diskstats = NULL;
+    if (h->u.transport == HT_LOCAL) {
+        struct stat st;
+        if (stat(path, &st) < 0) {
+            log_error("Cannot stat '%s': %s", path, strerror(errno));
+            return -1;
+        }
+        *major_ = major(st.st_dev), *minor_ = minor(st.st_dev);
+        *diskstats = textfile_read("/proc/diskstats");
+        return *diskstats ? 0 : -1;
+    }
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "read /proc/diskstats");
+    const char *args[] = {"diskstats", "--", path, NULL};
+    json_object *r = remote_call(h, args);
+    long long ma, mi;
+    int rc = -1;
+    if (r && hostside_reply_uint(r, "major", &ma) == 0 && hostside_reply_uint(r, "minor", &mi) == 0 &&
+        ma <= 0xfff && mi <= 0xfffff && (*diskstats = hostside_reply_text(r, "diskstats"))) {
+        *major_ = (unsigned)ma, *minor_ = (unsigned)mi;
+        rc = 0;
+    } else if (r) {
+        log_error("The reply of vbed host diskstats on '%s' is incomplete.", h->u.label);
+    }
+    json_object_put(r);
+    return rc;
+}
+
+int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches)
+{
+    if (h->u.transport == HT_LOCAL) {
+        snprintf(buf, len, "%s", VBED_VERSION);
+        if (drop_caches)
+            *drop_caches = access("/proc/sys/vm/drop_caches", W_OK) == 0;
+        return 0;
+    }
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "ask the helper's version");
+    const char *args[] = {"version", NULL};
+    json_object *r = remote_call(h, args);
+    int rc = r ? hostside_reply_string(r, "version", buf, len) : -1;
+    if (r && rc < 0)
+        log_error("The reply of vbed host version on '%s' has no valid 'version'.", h->u.label);
+    json_object *dc;
+    if (drop_caches)
+        *drop_caches = r && json_object_object_get_ex(r, "drop_caches", &dc) &&
+                       json_object_is_type(dc, json_type_boolean) && json_object_get_boolean(dc);
+    json_object_put(r);
+    return rc;
+}
+
+long long hostside_free_bytes(struct hostside *h, const char *path)
+{
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "measure free space");
+    if (h->u.transport == HT_LOCAL) {
+        log_error("hostside_free_bytes: for remote hosts only (doctor checks this machine itself).");
+        return -1;
+    }
+    const char *args[] = {"df", "--", path, NULL};
+    json_object *r = remote_call(h, args);
+    long long v = -1;
+    if (r && hostside_reply_uint(r, "free_bytes", &v) < 0) {
+        log_error("The reply of vbed host df on '%s' has no valid 'free_bytes'.", h->u.label);
+        v = -1;
+    }
+    json_object_put(r);
+    return v;
+}

@@ -1,0 +1,64 @@
+/* hostside.h: the host-side work libvirt does not offer -- drop the page
+ * cache, page-cache residency of a file, /proc/meminfo, the block device
+ * under a path, the helper's version -- done on the hypervisor host a URI
+ * names, never on the wrong machine:
+ *
+ *   local URI   in-process (hostcache.h), as before
+ *   ssh URI     `vbed host ...` on that host over ssh (hosturi.h); one
+ *               string for the remote shell, quoted by shquote.h; the reply
+ *               is JSON (see cmd_host.c) and read as hostile input:
+ *               hostside_reply_* check every field, and the text of
+ *               /proc files goes through layers.c's parsers
+ *   tcp/tls     unavailable: hostside_available() is false and callers
+ *               record the figures as absent (with a warning)
+ *
+ * The helper on the remote host is `vbed` from its PATH, or
+ * $VBED_REMOTE_VBED (a path on that host).
+ *
+ * Threads: a hostside may be used from any thread; it holds no state that
+ * changes after hostside_new. */
+#ifndef VBED_HOSTSIDE_H
+#define VBED_HOSTSIDE_H
+
+#include "hosturi.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+struct hostside;
+
+/* NULL if uri cannot be read (reported). uri NULL: this machine. */
+struct hostside *hostside_new(const char *uri);
+void hostside_free(struct hostside *h);
+const struct host_uri *hostside_uri(const struct hostside *h);
+bool hostside_available(const struct hostside *h);
+
+/* Each: 0 (or the value), -1 reported. */
+int hostside_drop_caches(struct hostside *h);
+long long hostside_resident(struct hostside *h, const char *path);
+/* MemTotal, Cached, Dirty of /proc/meminfo, in bytes. */
+int hostside_meminfo(struct hostside *h, long long *total, long long *cached, long long *dirty);
+/* /proc/diskstats and the device number of the filesystem under path;
+ * *diskstats malloc'd. */
+int hostside_diskstats(struct hostside *h, const char *path, unsigned *major, unsigned *minor,
+                       char **diskstats);
+/* The helper's version string; *drop_caches (may be NULL): whether that host
+ * lets vbed drop its page cache. */
+int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches);
+/* Free bytes where path is (or would be made). */
+long long hostside_free_bytes(struct hostside *h, const char *path);
+
+/* ---- the reply of `vbed host` (also for the fuzz target) ---- */
+
+/* A JSON object with "vbed_host": 1; NULL and err set otherwise. */
+json_object *hostside_reply_parse(const char *text, char *err, size_t errlen);
+/* A string field of printable text shorter than max (copied into buf). */
+int hostside_reply_string(json_object *o, const char *key, char *buf, size_t max);
+/* A text field (may hold newlines: the text of a /proc file), at most 1 MiB; malloc'd. */
+char *hostside_reply_text(json_object *o, const char *key);
+/* A non-negative integer field below 2^53. */
+int hostside_reply_uint(json_object *o, const char *key, long long *v);
+
+#define HOSTSIDE_PROTOCOL 1
+
+#endif

@@ -1,0 +1,36 @@
+# host-helper.sh: `vbed host ...`, the helper vbed runs on a remote
+# hypervisor host over ssh: one JSON object per request, argv only, an
+# error is a message on stderr and a non-zero exit, never half a reply.
+. "$VBED_SRC/tests/lib.sh"
+need_prog jq
+t=$VBED_TEST_TMP
+
+expect_rc 0 "$VBED" host version
+printf '%s' "$out" | jq -e '.vbed_host == 1 and (.version | length > 0) and (.drop_caches | type == "boolean")' >/dev/null ||
+  fail "version reply: $out"
+
+head -c 65536 /dev/zero > "$t/file with 'quotes' and \$(x)"
+cat "$t/file with 'quotes' and \$(x)" >/dev/null
+expect_rc 0 "$VBED" host resident -- "$t/file with 'quotes' and \$(x)"
+printf '%s' "$out" | jq -e --arg p "$t/file with 'quotes' and \$(x)" '.path == $p and .bytes >= 0 and .bytes <= 65536' >/dev/null ||
+  fail "resident reply: $out"
+
+expect_rc 0 "$VBED" host meminfo
+printf '%s' "$out" | jq -re '.meminfo' | grep -q '^MemTotal:' || fail "meminfo reply holds no /proc/meminfo"
+
+expect_rc 0 "$VBED" host diskstats -- "$t"
+printf '%s' "$out" | jq -e '(.major | type == "number") and (.diskstats | length > 0)' >/dev/null ||
+  fail "diskstats reply: $out"
+
+expect_rc 0 "$VBED" host df -- "$t/not/there/yet"
+printf '%s' "$out" | jq -e '.free_bytes > 0' >/dev/null || fail "df reply: $out"
+
+# errors: a message, no reply
+expect_rc 1 "$VBED" host resident -- "$t/missing"
+[ -z "$out" ] || fail "a failed request printed a reply: $out"
+contains "$err" "Cannot open '$t/missing'" || fail "missing file not named"
+expect_rc 2 "$VBED" host resident
+expect_rc 2 "$VBED" host version extra
+expect_rc 2 "$VBED" host format-disk
+contains "$err" "unknown request 'format-disk'" || fail "unknown request not named"
+exit 0
