@@ -141,6 +141,7 @@ static void fill_cell(const struct results_data *rd, int variant, struct report_
     c->tps_seq = xcalloc(rd->n_samples, sizeof(int));
     c->skew_max_s = c->host_steal_max = c->host_other_max = c->guest_steal_max = NAN;
     c->efficiency = NAN;
+    c->unit = "";
     c->guests = cell_guests(rd, variant, c);
     /* first the runs that count: their tps_arm */
     for (size_t i = 0; i < rd->n_samples; i++) {
@@ -153,6 +154,10 @@ static void fill_cell(const struct results_data *rd, int variant, struct report_
             continue;
         const struct results_run *run = results_find_run(rd, s->seq);
         int g = run && run->guests > 0 ? run->guests : c->guests;
+        const char *unit = strcmp(s->metric, "mbps_arm") == 0 ? "MB/s" : "tx/s";
+        if (*c->unit && strcmp(c->unit, unit) != 0)
+            continue; /* one arm, one workload per variant: a stray figure does not mix in */
+        c->unit = unit;
         c->tps_seq[n_tps] = s->seq;
         c->per_guest[n_tps] = g > 0 ? s->value / g : NAN;
         c->tps[n_tps++] = s->value;
@@ -251,7 +256,7 @@ static double ratio_of(const struct report_cell *num, const struct report_cell *
 {
     *per = false;
     if (num == den || num->tps_stats.n == 0 || den->tps_stats.n == 0 || num->guests <= 0 ||
-        den->guests <= 0)
+        den->guests <= 0 || strcmp(num->unit, den->unit) != 0) /* no TPS over MB/s */
         return NAN;
     if (num->guests == den->guests)
         return den->tps_stats.mean == 0 ? NAN : num->tps_stats.mean / den->tps_stats.mean;

@@ -42,6 +42,7 @@ struct report_cell {
     double *per_guest; /* tps_arm / the run's guests, in run order */
     int *tps_seq;      /* the run (seq) of each */
     struct stats_summary tps_stats, per_guest_stats;
+    const char *unit; /* of tps*: "tx/s" (tps_arm) or "MB/s" (mbps_arm); "" if no run counted */
     int guests; /* the runs' config.guests (1 for a host arm); else the guests seen; 0 unknown */
     /* ratios of mean TPS per guest (equal to the aggregate ratio when both
      * arms have the same number of guests: then *_per_guest is false) */

@@ -316,7 +316,7 @@ static const char *basis_name(double ratio, bool per_guest)
     return isnan(ratio) ? "" : per_guest ? "per_guest" : "aggregate";
 }
 
-#define SUMMARY_COLS 40
+#define SUMMARY_COLS 41
 
 struct report_table *report_summary_table(const struct report *r)
 {
@@ -329,7 +329,7 @@ struct report_table *report_summary_table(const struct report *r)
         "ratio_vs_first_guest_basis", "consolidation_efficiency", "runs_drifted", "fits",
         "fits_basis", "working_set_bytes", "buffer_pool_bytes", "warmup_s", "warmup_mode",
         "warmup_not_steady", "host_steal_pct_max", "host_other_cpu_pct_max",
-        "guest_steal_pct_max", "noisy_runs", "pin"};
+        "guest_steal_pct_max", "noisy_runs", "pin", "unit"};
     struct report_table *t = report_table_new(SUMMARY_COLS, head, 0);
     for (size_t v = 0; v < r->rd->n_variants; v++) {
         for (size_t a = 0; a < r->rd->n_arms; a++) {
@@ -372,7 +372,7 @@ struct report_table *report_summary_table(const struct report *r)
                 report_number(b[32], 32, c->warmup_s), c->warmup_mode, b[34],
                 report_number(b[35], 32, c->host_steal_max),
                 report_number(b[36], 32, c->host_other_max),
-                report_number(b[37], 32, c->guest_steal_max), b[38], c->pin};
+                report_number(b[37], 32, c->guest_steal_max), b[38], c->pin, c->unit};
             report_table_add(t, row);
         }
     }
@@ -414,6 +414,7 @@ static struct json_object *jcell(const struct report_cell *c)
     }
     json_object_object_add(tps, "values", values);
     json_object_object_add(tps, "runs", runs);
+    json_object_object_add(tps, "unit", jstr(c->unit)); /* tx/s, or MB/s for raw I/O */
     json_object_object_add(o, "tps", tps);
     struct json_object *pg = json_object_new_object(), *pgv = json_object_new_array();
     const struct stats_summary *p = &c->per_guest_stats;

@@ -402,13 +402,47 @@ static void formats(void **state)
     report_table_free(t);
 }
 
+/* A ratio needs one unit: an arm that measured MB/s (raw I/O) against one
+ * that measured TPS gives no ratio, and each cell says its unit. */
+static void no_ratio_across_units(void **state)
+{
+    (void)state;
+    char *dir = make_tmpdir(), src[PATH_MAX], cmd[3 * PATH_MAX];
+    test_data_path(src, sizeof(src), "results/quickstart-tcg-recorded");
+    snprintf(cmd, sizeof(cmd),
+             "cp -r '%s'/. '%s' && sed -i '/\"arm\":\"host\"/s/\"tps_arm\"/\"mbps_arm\"/' "
+             "'%s'/samples.jsonl",
+             src, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    struct results_data *rd = results_read(dir);
+    assert_non_null(rd);
+    struct report *r = report_build(rd);
+    assert_true(r->host_arm >= 0);
+    size_t checked = 0;
+    for (size_t v = 0; v < rd->n_variants; v++) {
+        const struct report_cell *cells = r->variants[v].cells;
+        assert_string_equal(cells[r->host_arm].unit, "MB/s");
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            if ((int)a == r->host_arm)
+                continue;
+            assert_string_equal(cells[a].unit, "tx/s");
+            assert_true(isnan(cells[a].ratio_host));
+            checked++;
+        }
+    }
+    assert_true(checked >= 2);
+    report_free(r);
+    results_data_free(rd);
+    remove_tmpdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_outputs),  cmocka_unit_test(facts),
         cmocka_unit_test(summary_written), cmocka_unit_test(interrupted_run),
         cmocka_unit_test(bad_lines),       cmocka_unit_test(unreadable_dirs),
-        cmocka_unit_test(formats),         cmocka_unit_test(fair_ratios),
+        cmocka_unit_test(formats),         cmocka_unit_test(fair_ratios), cmocka_unit_test(no_ratio_across_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
