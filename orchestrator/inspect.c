@@ -95,7 +95,8 @@ int inspect_mount(struct inspect *in, const char *device, const char *mountpoint
 
 int inspect_is_file(struct inspect *in, const char *path)
 {
-    int r = guestfs_is_file_opts(in->g, path, -1);
+    /* /sbin/lvcreate is a link to lvm: what a program path names counts */
+    int r = guestfs_is_file_opts(in->g, path, GUESTFS_IS_FILE_OPTS_FOLLOWSYMLINKS, 1, -1);
     if (r < 0)
         log_error("Cannot look at '%s' in the guest disk: %s", path, last_error(in->g));
     return r;

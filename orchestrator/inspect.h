@@ -24,7 +24,8 @@ double inspect_launch_seconds(const struct inspect *in);
 int inspect_mount(struct inspect *in, const char *device, const char *mountpoint);
 /* 1 if path is a directory, 0 if not, -1 on error (reported). */
 int inspect_is_dir(struct inspect *in, const char *path);
-/* 1 if path is a regular file, 0 if not, -1 on error (reported). */
+/* 1 if path is a regular file (or a symbolic link to one), 0 if not, -1 on
+ * error (reported). */
 int inspect_is_file(struct inspect *in, const char *path);
 /* Copy the file guest_path to host_path; -1 reported. */
 int inspect_copy_file(struct inspect *in, const char *guest_path, const char *host_path);
