@@ -139,6 +139,21 @@ static json_object *remote_call(struct hostside *h, const char *const args[])
     return reply;
 }
 
+/* `vbed host REQUEST -- path` whose reply is one count (key); -1 reported */
+static long long remote_count(struct hostside *h, const char *request, const char *path,
+                              const char *key)
+{
+    const char *args[] = {request, "--", path, NULL};
+    json_object *r = remote_call(h, args);
+    long long v = -1;
+    if (r && hostside_reply_uint(r, key, &v) < 0) {
+        log_error("The reply of vbed host %s on '%s' has no valid '%s'.", request, h->u.label, key);
+        v = -1;
+    }
+    json_object_put(r);
+    return v;
+}
+
 static int unavailable(const struct hostside *h, const char *what)
 {
     log_error("Cannot %s on host '%s': its URI has no shell transport (only ssh URIs do).", what,
@@ -164,15 +179,7 @@ long long hostside_resident(struct hostside *h, const char *path)
         return hostcache_resident(path);
     if (h->u.transport == HT_NONE)
         return unavailable(h, "measure page-cache residency");
-    const char *args[] = {"resident", "--", path, NULL};
-    json_object *r = remote_call(h, args);
-    long long v = -1;
-    if (r && hostside_reply_uint(r, "bytes", &v) < 0) {
-        log_error("The reply of vbed host resident on '%s' has no valid 'bytes'.", h->u.label);
-        v = -1;
-    }
-    json_object_put(r);
-    return v;
+    return remote_count(h, "resident", path, "bytes");
 }
 
 static int meminfo_values(const char *text, long long *total, long long *cached, long long *dirty)
@@ -275,13 +282,5 @@ long long hostside_free_bytes(struct hostside *h, const char *path)
         log_error("hostside_free_bytes: for remote hosts only (doctor checks this machine itself).");
         return -1;
     }
-    const char *args[] = {"df", "--", path, NULL};
-    json_object *r = remote_call(h, args);
-    long long v = -1;
-    if (r && hostside_reply_uint(r, "free_bytes", &v) < 0) {
-        log_error("The reply of vbed host df on '%s' has no valid 'free_bytes'.", h->u.label);
-        v = -1;
-    }
-    json_object_put(r);
-    return v;
+    return remote_count(h, "df", path, "free_bytes");
 }

@@ -1,5 +1,6 @@
 /* workload.c: build sysbench's command line, parse its output. */
 #include "workload.h"
+#include "strstore.h"
 #include "xalloc.h"
 
 #include "mycnf.h"
@@ -10,21 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Append a formatted string to c->store and return it. */
-static const char *keep(struct workload_cmdline *c, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static const char *keep(struct workload_cmdline *c, size_t *used, const char *fmt, ...)
-{
-    char *at = c->store + *used;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(at, sizeof(c->store) - *used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof(c->store) - *used)
-        abort(); /* the store is sized for the longest command line */
-    *used += (size_t)n + 1;
-    return at;
-}
+/* c->store holds the strings of c->argv */
+#define keep(c, used, ...) strstore_printf((c)->store, sizeof((c)->store), (used), __VA_ARGS__)
 
 void workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, enum workload_cmd cmd,
                       long long seconds, const char *lua, const char *socket)

@@ -1,5 +1,6 @@
 /* workloads/fio.c: fio's command line and JSON report (see fio.h). */
 #include "fio.h"
+#include "strstore.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -8,20 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *keep(struct fio_cmdline *c, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static const char *keep(struct fio_cmdline *c, size_t *used, const char *fmt, ...)
-{
-    char *at = c->store + *used;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(at, sizeof(c->store) - *used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof(c->store) - *used)
-        abort(); /* the store is sized for the longest command line (a PATH_MAX file) */
-    *used += (size_t)n + 1;
-    return at;
-}
+/* c->store holds the strings of c->argv */
+#define keep(c, used, ...) strstore_printf((c)->store, sizeof((c)->store), (used), __VA_ARGS__)
 
 void fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file)
 {
