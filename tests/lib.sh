@@ -70,5 +70,16 @@ assert_host_arm_kept() { # R
   ls "$r"/runs/001-host/*/sysbench-measure.out >/dev/null || fail "the host arm's raw log was not kept"
 }
 
+# check_golden FILE TEXT: TEXT equals the golden FILE (VBED_UPDATE_GOLDEN=1
+# rewrites FILE instead).
+check_golden() {
+  printf '%s\n' "$2" > "$VBED_TEST_TMP/golden-out"
+  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
+    cp "$VBED_TEST_TMP/golden-out" "$1"
+  elif ! diff -u "$1" "$VBED_TEST_TMP/golden-out"; then
+    fail "output differs from $1"
+  fi
+}
+
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }

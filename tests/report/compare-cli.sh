@@ -11,12 +11,7 @@ golden=tests/data/report/compare
 for f in table:table csv:csv json:json markdown:md; do
   format=${f%%:*} ext=${f#*:}
   expect_rc 0 "$VBED" compare --format="$format" "$a" "$b"
-  printf '%s\n' "$out" > "$VBED_TEST_TMP/out.$ext"
-  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
-    cp "$VBED_TEST_TMP/out.$ext" "$golden.$ext"
-  elif ! diff -u "$golden.$ext" "$VBED_TEST_TMP/out.$ext"; then
-    fail "--format=$format differs from $golden.$ext"
-  fi
+  check_golden "$golden.$ext" "$out"
 done
 # B's cut-short last line is reported, and the comparison still made
 contains "$err" "quickstart-trx2-interrupted/samples.jsonl:645:" || fail "the cut line was not reported"

@@ -14,15 +14,6 @@ golden=tests/data/report/$name
 res=$VBED_TEST_TMP/$name
 cp -r "tests/data/results/$name" "$res"
 
-check_golden() { # FILE TEXT
-  printf '%s\n' "$2" > "$VBED_TEST_TMP/out"
-  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
-    cp "$VBED_TEST_TMP/out" "$1"
-  elif ! diff -u "$1" "$VBED_TEST_TMP/out"; then
-    fail "output differs from $1"
-  fi
-}
-
 for f in table:table csv:csv json:json markdown:md; do
   format=${f%%:*} ext=${f#*:}
   expect_rc 0 "$VBED" report --no-html --format="$format" "$res"

@@ -13,12 +13,7 @@ cp -r "tests/data/results/$name" "$res"
 for f in table:table csv:csv json:json markdown:md; do
   format=${f%%:*} ext=${f#*:}
   expect_rc 0 "$VBED" report --no-html --format="$format" "$res"
-  printf '%s\n' "$out" > "$VBED_TEST_TMP/out.$ext"
-  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
-    cp "$VBED_TEST_TMP/out.$ext" "$golden.$ext"
-  elif ! diff -u "$golden.$ext" "$VBED_TEST_TMP/out.$ext"; then
-    fail "--format=$format differs from $golden.$ext"
-  fi
+  check_golden "$golden.$ext" "$out"
 done
 expect_rc 0 "$VBED" report --no-html "$res"
 contains "$out" "MB/s is the arm's throughput per repeat for a raw I/O workload" || fail "no MB/s rule"
