@@ -127,6 +127,31 @@ fail:
     return NULL;
 }
 
+struct cgroup *cgroup_open(const char *name)
+{
+    const char *v = cgroup_version();
+    if (!v)
+        return NULL;
+    struct cgroup *cg = xcalloc(1, sizeof(*cg));
+    cg->v2 = strcmp(v, "v2") == 0;
+    char root[PATH_MAX];
+    if (cg->v2) {
+        path_join(cg->dirs[0], sizeof(cg->dirs[0]), cg_root(), name);
+    } else {
+        path_join(cg->dirs[0], sizeof(cg->dirs[0]), cg_path(root, sizeof(root), "memory"), name);
+        path_join(cg->dirs[1], sizeof(cg->dirs[1]), cg_path(root, sizeof(root), "cpuset"), name);
+    }
+    for (int i = 0; i < 2 && cg->dirs[i][0]; i++) {
+        if (!exists(cg->dirs[i])) {
+            free(cg);
+            return NULL;
+        }
+        path_join(cg->procs[i], sizeof(cg->procs[i]), cg->dirs[i], "cgroup.procs");
+        cg->procs_list[i] = cg->procs[i];
+    }
+    return cg;
+}
+
 const char *const *cgroup_procs_files(const struct cgroup *cg) { return cg->procs_list; }
 
 static bool listed(const char *procs, pid_t pid)
@@ -177,6 +202,8 @@ long long cgroup_memory_peak(const struct cgroup *cg)
         return -1;
     return atoll(buf);
 }
+
+void cgroup_free(struct cgroup *cg) { free(cg); }
 
 void cgroup_destroy(struct cgroup *cg)
 {

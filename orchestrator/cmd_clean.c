@@ -73,15 +73,16 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
         log_error("clean takes no arguments (try 'vbed clean --help').");
         return EXIT_USAGE;
     }
-    /* host arms first: they need no libvirt. They run where vbed runs: not
-     * on the host of a remote URI, whose leftovers are its domains and volumes */
-    struct host_uri u;
-    char err[600];
-    if (ctx->uri && host_uri_parse(ctx->uri, &u, err, sizeof(err)) == 0 && u.transport != HT_LOCAL)
-        log_info("clean: %s is another host: its domains and pool volumes only (host arms run "
-                 "where vbed runs: 'vbed clean' without -c)", u.label);
-    else
+    /* host arms first: they need no libvirt. On an ssh host through its
+     * helper; a host without a shell transport has none (vbed refuses them) */
+    struct hostside *hs = hostside_new(ctx->uri);
+    if (!hs)
+        return EXIT_USAGE;
+    if (hostside_uri(hs)->transport == HT_SSH)
+        leftovers_clean_remote_host(hs, pool_dir, o.dry_run, &c);
+    else if (hostside_uri(hs)->transport == HT_LOCAL)
         leftovers_clean_host(pool_dir, o.dry_run, &c);
+    hostside_free(hs);
     struct hv *hv = hv_open(ctx->uri);
     if (!hv)
         return EXIT_ENV;

@@ -10,11 +10,13 @@
  *   meminfo              {"vbed_host":1,"meminfo":"<text of /proc/meminfo>"}
  *   resident [--] PATH   {"vbed_host":1,"path":"...","bytes":N}   (mincore)
  *   diskstats [--] PATH  {"vbed_host":1,"major":M,"minor":m,"diskstats":"<text>"}
+ *   arm-...              a host arm on this host (cmd_host_arm.c)
  *
  * The /proc text is sent whole and parsed by the caller's parsers
  * (layers.c): one parser per format, fuzzed once. Errors go to stderr and
  * the exit code is non-zero. */
 #include "cli.h"
+#include "cmd_host_arm.h"
 #include "exitcode.h"
 #include "hostcache.h"
 #include "hostside.h"
@@ -38,12 +40,15 @@
 
 void cmd_host_usage(FILE *out)
 {
-    fprintf(out, "usage: vbed host version|drop-caches|meminfo|resident PATH|diskstats PATH|df PATH\n\n"
+    fprintf(out, "usage: vbed host version|drop-caches|meminfo|resident PATH|diskstats PATH|df PATH\n"
+                 "       vbed host arm-start|arm-sql|arm-exec|arm-status|arm-file|arm-archive|arm-stop|"
+                 "arm-list [OPTIONS] -- DIR ...\n\n"
                  "The helper vbed runs on a hypervisor host over ssh (qemu+ssh:// URIs) for what\n"
                  "libvirt does not offer: drop the page cache, page-cache residency of a file,\n"
                  "/proc/meminfo, /proc/diskstats of the device under a path, free space at a\n"
-                 "path. Prints one JSON\n"
-                 "object; vbed reads it as untrusted input.\n");
+                 "path; and a host arm's private mariadbd on that host (arm-*: start it, run\n"
+                 "queries and programs in it, read its figures, stop it). Prints one JSON\n"
+                 "object (arm-exec: the program's output); vbed reads it as untrusted input.\n");
 }
 
 static int reply(json_object *o)
@@ -81,6 +86,8 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *what = argv[1];
+    if (strncmp(what, "arm-", 4) == 0)
+        return cmd_host_arm(what, argc - 1, argv + 1);
     int rest = 2;
     if (rest < argc && strcmp(argv[rest], "--") == 0)
         rest++;

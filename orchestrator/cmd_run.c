@@ -262,11 +262,25 @@ static int dry_run(const struct plan *p, const struct run_opts *o, const char *u
         hostset_close(&hosts);
         return EXIT_ENV;
     }
+    /* and the host of every host arm */
+    char *arm_lines = NULL;
+    size_t arm_len = 0;
+    FILE *arms = open_memstream(&arm_lines, &arm_len);
+    if (hostset_check_host_arms(p, uri, arms) < 0) {
+        fclose(arms);
+        free(arm_lines);
+        log_error("%s: a host arm's host cannot be used; nothing was started.", p->scn->path);
+        hostset_close(&hosts);
+        return EXIT_ENV;
+    }
+    fclose(arms);
     if (needs_auto)
         auto_type = dry_run_virt_type(uri, &why);
     plan_print(p, stdout);
     if (named || hosts.n > 1)
         hostset_print_placement(p, &hosts, stdout);
+    fputs(arm_lines, stdout);
+    free(arm_lines);
     hostset_close(&hosts);
     print_working_sets(p, stdout);
     if (needs_auto)

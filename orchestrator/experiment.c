@@ -178,7 +178,7 @@ static void layers_host_of(struct target *t, struct layer_snapshot *s)
 {
     const char *path = t->host ? t->host->datadir : t->data_file[0] ? t->data_file : NULL;
     if (!t->hs || hostside_uri(t->hs)->transport == HT_LOCAL) {
-        layers_host(path, t->host ? t->host->pid : 0, s);
+        layers_host(path, s);
         return;
     }
     unsigned ma, mi;
@@ -207,10 +207,17 @@ static void snapshot_layers(struct job *j, struct layer_snapshot *s, struct cpu_
     }
     layers_host_of(t, s);
     /* the CPU that executes the workload: a guest's QEMU; the host arm's
-     * mariadbd and its sysbench (vbed's only child while it measures) */
-    double cpu = target_cpu_s(t);
-    if (cpu >= 0 && t->host)
-        cpu += noise_cpu_children_s();
+     * mariadbd and its sysbench (on this machine vbed's only child while it
+     * measures; on a remote host what arm-exec recorded) */
+    double cpu = -1;
+    struct hostarm_status st;
+    if (!t->host)
+        cpu = target_cpu_s(t);
+    else if (hostarm_status(t->host, &st) == 0) {
+        layers_host_arm_io(s, st.read_bytes, st.write_bytes);
+        if (st.server_cpu_s >= 0)
+            cpu = st.server_cpu_s + st.programs_cpu_s;
+    }
     if (cpu >= 0)
         layers_set(s, "workload", "server_cpu_s", "s", false, cpu);
 }

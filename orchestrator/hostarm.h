@@ -1,4 +1,5 @@
-/* hostarm.h: the host arm's private mariadbd.
+/* hostarm.h: the host arm's private mariadbd, on this machine or on the
+ * hypervisor host an ssh URI names.
  *
  * Its own datadir, socket and pid file under <base>/<name>/ (base is next
  * to the pool's directory, so on the same filesystem as the guests' disks),
@@ -9,11 +10,20 @@
  * guest's (page cache included; on cgroup v1 swap is not limited); the
  * membership and CPU affinity of mariadbd are checked after start, and a
  * mariadbd that is not confined fails the run. sysbench runs in the same
- * cgroup, as it runs inside the guest in the guest arms. Never the system's MariaDB. Stopped and removed on
- * every exit path; `vbed clean` removes what a killed vbed left. */
+ * cgroup, as it runs inside the guest in the guest arms. Never the system's
+ * MariaDB. Stopped and removed on every exit path; `vbed clean` removes what
+ * a killed vbed left.
+ *
+ * On a remote host (remote set) every operation is one `vbed host arm-...`
+ * request over the URI's ssh (hostarm_remote.c; the helper's side is
+ * cmd_host_arm.c, which runs the local functions below on that host):
+ * queries through `arm-sql`, programs through `arm-exec` (their output
+ * streams back into the raw log), figures through `arm-status`, the error
+ * log through `arm-file`. The paths in a remote arm are paths on that host. */
 #ifndef VBED_HOSTARM_H
 #define VBED_HOSTARM_H
 
+#include "hostside.h"
 #include "keys.h"
 #include "spawn.h"
 #include "sql.h"
@@ -22,6 +32,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* What the arm is allowed: the run's host_match, vcpus, memory, timeout_db. */
+struct hostarm_limits {
+    bool confine;          /* host_match = guest: a cgroup of one guest's size */
+    long long vcpus;       /* a guest's vCPUs */
+    long long memory;      /* a guest's memory, bytes */
+    long long timeout_db;  /* seconds to wait for mariadbd to answer */
+};
+
 struct hostarm {
     char dir[PATH_MAX];
     char datadir[PATH_MAX];
@@ -29,25 +47,80 @@ struct hostarm {
     char pidfile[PATH_MAX];
     char mycnf[PATH_MAX];
     char errlog[PATH_MAX];
+    char lua[PATH_MAX];     /* vbed_oltp.lua where sysbench runs */
     struct cgroup *cg;
     char cpus[32];          /* its cpuset ("0", "0-3"); "" with host_match = none */
+    long online_cpus;       /* CPUs of the host it runs on */
     bool confined;          /* checked after start: in the cgroup, on those CPUs only */
-    pid_t pid;
+    pid_t pid;              /* its mariadbd (a pid on its host) */
     struct sql *sql;
     bool sql_shutdown_sent;
+    bool child;             /* mariadbd is this process's child (not attached) */
+    struct hostside *remote; /* NULL: this machine; else the ssh host it runs on (not owned) */
 };
+
+/* What a measure phase reads of an arm. */
+struct hostarm_status {
+    double server_cpu_s;     /* its mariadbd's CPU seconds; -1 unknown */
+    double programs_cpu_s;   /* CPU seconds of the programs it ran (sysbench ...) */
+    double read_bytes;       /* mariadbd's /proc/<pid>/io; NAN unknown */
+    double write_bytes;
+    long long resident_bytes; /* its tables (sbtest*.ibd) in the page cache; -1 unknown */
+};
+
+void hostarm_limits_of(const struct run_config *cfg, struct hostarm_limits *l);
 
 /* The directory host arms live in: <pool_dir>/../host */
 void hostarm_base(const char *pool_dir, char *buf, size_t len);
 
-/* Make the datadir and start mariadbd; wait until it answers (timeout_db).
- * NULL after reporting (whatever was started is stopped again). */
-struct hostarm *hostarm_start(const struct run_config *cfg, const char *mycnf, const char *base,
-                              const char *name);
-/* Options that run a child in the arm's cgroup (for sysbench). */
-void hostarm_spawn_opts(const struct hostarm *h, struct spawn_opts *o);
-/* Stop mariadbd, remove the cgroup and the directory; NULL-safe. The error
- * log is copied to keep_log first if given. */
+/* Start an arm named name under base on hs's host (NULL or a local URI:
+ * this machine): make the datadir, start mariadbd, wait until it answers
+ * (timeout_db). lua is vbed_oltp.lua on this machine (copied to a remote
+ * host). NULL after reporting (whatever was started is stopped again). */
+struct hostarm *hostarm_start(struct hostside *hs, const struct hostarm_limits *l, const char *mycnf,
+                              const char *lua, const char *base, const char *name);
+/* Stop mariadbd and any program still running in the arm, remove the
+ * cgroup and the directory; NULL-safe. The error log is copied to keep_log
+ * (a path on this machine) first if given. */
 void hostarm_stop(struct hostarm *h, const char *keep_log);
+
+/* Start argv with env in the arm (in its cgroup), its output appended to
+ * out_path on this machine; the pid of a child of this process to wait for
+ * (spawn_wait), whose exit code is the program's. -1 reported. */
+pid_t hostarm_exec_start(struct hostarm *h, const char *const argv[], const char *const env[],
+                         const char *out_path);
+/* 0, or -1 reported. Fields it cannot read are left unknown. */
+int hostarm_status(struct hostarm *h, struct hostarm_status *st);
+/* The arm's file name (mysqld.err, install-db.log) copied to dest on this
+ * machine; -1 if it cannot be read. */
+int hostarm_fetch(struct hostarm *h, const char *name, const char *dest);
+/* tar_extract's fixed archive written to the arm's extract.tar; its bytes. */
+int hostarm_make_archive(struct hostarm *h, long long *bytes);
+
+/* ---- on the host the arm runs on (this machine; `vbed host` requests) ---- */
+
+/* The file in every arm directory that says it is one: only a directory
+ * holding it is ever attached to, stopped or removed by a request. */
+#define HOSTARM_MARK "vbed-hostarm"
+/* An arm directory's path is acceptable: absolute, no "." or ".."
+ * component, its name "vbed-<session>-..." and its parent named "host".
+ * 0, or -1 with the reason in why. */
+int hostarm_dir_check(const char *dir, char *why, size_t len);
+/* A running arm that a previous process started (dir holds the mark):
+ * its paths, its mariadbd (pid -1 if none runs), its cgroup if any. NULL
+ * reported. */
+struct hostarm *hostarm_attach(const char *dir);
+/* The pid in dir's mysqld.pid if that process is the arm's own mariadbd
+ * (its executable, and --datadir=<dir>/data); -1 otherwise: after a reboot
+ * the pid may belong to anything, which must not be signalled. */
+pid_t hostarm_mariadbd(const char *dir);
+/* Let go of an arm without stopping it (a request's end). */
+void hostarm_detach(struct hostarm *h);
+/* Options that run a child in the arm's cgroup. */
+void hostarm_spawn_opts(const struct hostarm *h, struct spawn_opts *o);
+/* A program the arm runs (arm-exec), for hostarm_stop to end it; and its
+ * CPU time once it ended, added to programs_cpu_s. */
+void hostarm_program_started(const struct hostarm *h, pid_t pid);
+void hostarm_program_ended(const struct hostarm *h, double cpu_s);
 
 #endif

@@ -1,6 +1,8 @@
 /* hostrun.c: one run of the host arm: a private mariadbd with the run's
  * my.cnf (limited to one guest's CPUs and memory unless host_match =
- * none), the experiment on it, then stopped and removed whatever happened. */
+ * none) on the arm's host -- this machine, or the ssh host its `hosts` (or
+ * -c) names --, the experiment on it, then stopped and removed whatever
+ * happened. */
 #include "runctx.h"
 
 #include "experiment.h"
@@ -24,18 +26,24 @@ int hostrun_execute(struct run *run)
     snprintf(name, sizeof(name), "vbed-%s-%s", run->runid, run->arm);
     results_run_dir(r->res, run->seq, run->arm, "host", dir, sizeof(dir));
 
-    if (paths_mkdirs(base, 0755) < 0) {
+    struct hostside *hs = hostside_new(runner_host_arm_uri(r, cfg));
+    if (!hs || (hostside_uri(hs)->transport == HT_LOCAL && paths_mkdirs(base, 0755) < 0)) {
+        hostside_free(hs);
         free(mycnf);
         return -1;
     }
-    log_info("run %s: starting the host arm's mariadbd (%s)", run->runid,
+    log_info("run %s: starting the host arm's mariadbd on %s (%s)", run->runid, hostside_uri(hs)->label,
              cfg->host_match == HOST_MATCH_GUEST
                  ? "in a cgroup: as many CPUs as a guest has vCPUs, a guest's memory"
                  : "the whole host");
-    struct hostarm *h = hostarm_start(cfg, mycnf, base, name);
+    struct hostarm_limits lim;
+    hostarm_limits_of(cfg, &lim);
+    struct hostarm *h = hostarm_start(hs, &lim, mycnf, r->lua_host, base, name);
     free(mycnf);
-    if (!h)
+    if (!h) {
+        hostside_free(hs);
         return -1;
+    }
     if (h->confined)
         log_info("run %s: mariadbd confined to CPUs %s and %lld MiB (checked)", run->runid, h->cpus,
                  cfg->memory >> 20);
@@ -51,9 +59,9 @@ int hostrun_execute(struct run *run)
         meta_set(r->meta, "versions", "mariadb_host", json_object_new_string(version));
 
     struct target t;
-    target_for_host(&t, h, r->lua_host, dir);
-    t.hs = r->local; /* the host arm runs on this machine */
-    runner_host_arm_label(r, cfg, t.host_label, sizeof(t.host_label));
+    target_for_host(&t, h, dir);
+    t.hs = hs;
+    snprintf(t.host_label, sizeof(t.host_label), "%s", hostside_uri(hs)->label);
     struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
@@ -65,5 +73,6 @@ int hostrun_execute(struct run *run)
         run->tps_arm = e.tps_arm;
     target_close(&t);
     hostarm_stop(h, NULL);
+    hostside_free(hs);
     return rc;
 }

@@ -241,3 +241,53 @@ void hostset_print_placement(const struct plan *p, const struct hostset *set, FI
         }
     }
 }
+
+int hostset_check_host_arms(const struct plan *p, const char *default_uri, FILE *out)
+{
+    int rc = 0;
+    bool header = false;
+    char checked[8][KEY_HOSTS_MAX];
+    size_t n_checked = 0;
+    for (size_t s = 0; s < p->n_specs; s++) {
+        const struct plan_spec *sp = &p->specs[s];
+        if (p->arms[sp->arm].kind != ARM_HOST)
+            continue;
+        const char *name = p->arms[sp->arm].name;
+        const char *uri = sp->cfg.hosts[0] ? sp->cfg.hosts : default_uri;
+        struct hostside *hs = hostside_new(uri);
+        if (!hs) {
+            rc = -1;
+            continue;
+        }
+        const struct host_uri *u = hostside_uri(hs);
+        if (out && u->transport != HT_LOCAL) {
+            if (!header)
+                fprintf(out, "\nplacement of host arms (their private mariadbd):\n");
+            header = true;
+            fprintf(out, "  run %zu: host arm %s on %s\n", s + 1, name, u->label);
+        }
+        bool seen = false;
+        for (size_t k = 0; k < n_checked && !seen; k++)
+            seen = strcmp(checked[k], uri ? uri : "") == 0;
+        if (!seen && n_checked < 8)
+            snprintf(checked[n_checked++], KEY_HOSTS_MAX, "%s", uri ? uri : "");
+        if (u->transport == HT_NONE) {
+            log_error("host arm [%s]: its host '%s' has no shell transport (only ssh URIs do); "
+                      "run it on this machine or on a qemu+ssh:// host.", name, u->label);
+            rc = -1;
+        } else if (u->transport == HT_SSH && !seen) {
+            char version[64];
+            if (hostside_version(hs, version, sizeof(version), NULL) < 0) {
+                log_error("Cannot reach host '%s' (host arm [%s]): vbed's helper ('vbed host', "
+                          "from PATH or $VBED_REMOTE_VBED) does not answer there over ssh.",
+                          u->label, name);
+                rc = -1;
+            } else if (strcmp(version, VBED_VERSION) != 0) {
+                log_warn("host '%s': its vbed helper is version %s, this vbed is %s", u->label,
+                         version, VBED_VERSION);
+            }
+        }
+        hostside_free(hs);
+    }
+    return rc;
+}

@@ -61,6 +61,12 @@ int hostset_connect(struct hostset *set, bool check_helper);
 int hostset_prepare(struct hostset *set, const struct image_info *img);
 void hostset_close(struct hostset *set);
 
+/* Host arms: the host each runs on (its one `hosts` URI, else
+ * default_uri; none: this machine) must be this machine or an ssh host
+ * whose helper answers; -1 after naming each that is not. out (may be
+ * NULL) gets a placement line for each host arm run on a remote host. */
+int hostset_check_host_arms(const struct plan *p, const char *default_uri, FILE *out);
+
 /* `vbed run --dry-run`: which guest on which host, per guest run whose
  * arm sets hosts. */
 void hostset_print_placement(const struct plan *p, const struct hostset *set, FILE *out);

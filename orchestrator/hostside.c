@@ -109,34 +109,56 @@ int hostside_reply_uint(json_object *o, const char *key, long long *out)
 
 /* ---- over ssh ---- */
 
-/* Run `vbed host ARGS...` on the host; its parsed reply, or NULL (reported). */
-static json_object *remote_call(struct hostside *h, const char *const args[])
+/* `vbed host ARGS...` as one command line for the remote shell (malloc'd). */
+static char *helper_command(const char *const args[])
 {
     const char *helper = getenv("VBED_REMOTE_VBED");
-    const char *argv[16];
     size_t n = 0;
-    argv[n++] = helper && *helper ? helper : "vbed";
-    argv[n++] = "host";
-    for (size_t i = 0; args[i] && n < 15; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
+    while (args[n])
+        n++;
+    const char **argv = xcalloc(n + 3, sizeof(*argv));
+    argv[0] = helper && *helper ? helper : "vbed";
+    argv[1] = "host";
+    for (size_t i = 0; i < n; i++)
+        argv[i + 2] = args[i];
     char *cmd = shquote_argv(argv);
+    free(argv);
+    return cmd;
+}
+
+json_object *hostside_call(struct hostside *h, const char *const args[], long timeout)
+{
+    char *cmd = helper_command(args);
     char **ssh = host_uri_ssh_argv(&h->u, cmd);
     char *out = NULL;
-    struct spawn_opts o = {.capture = &out, .timeout = 120, .keep_stderr = 1, .cleanup = 1};
+    struct spawn_opts o = {.capture = &out, .timeout = timeout, .keep_stderr = 1, .cleanup = 1};
     int rc = spawn_run((const char *const *)ssh, &o);
     host_uri_free_argv(ssh);
     json_object *reply = NULL;
     char err[256] = "";
+    /* the command line may hold a whole file (arm-start's my.cnf): name the request */
+    char what[128];
+    snprintf(what, sizeof(what), "vbed host %s", args[0]);
     if (rc == 255)
-        log_error("Cannot reach host '%s' over ssh to run '%s' (ssh exit 255).", h->u.label, cmd);
+        log_error("Cannot reach host '%s' over ssh to run '%s' (ssh exit 255).", h->u.label, what);
     else if (rc != 0)
-        log_error("'%s' failed on host '%s' (exit %d).", cmd, h->u.label, rc);
+        log_error("'%s' failed on host '%s' (exit %d).", what, h->u.label, rc);
     else if (!(reply = hostside_reply_parse(out ? out : "", err, sizeof(err))))
-        log_error("The reply of '%s' on host '%s' is %s.", cmd, h->u.label, err);
+        log_error("The reply of '%s' on host '%s' is %s.", what, h->u.label, err);
     free(out);
     free(cmd);
     return reply;
+}
+
+pid_t hostside_spawn(struct hostside *h, const char *const args[], const char *log_path)
+{
+    char *cmd = helper_command(args);
+    char **ssh = host_uri_ssh_argv(&h->u, cmd);
+    struct spawn_opts o = {.log_path = log_path};
+    pid_t pid = spawn_start((const char *const *)ssh, &o);
+    host_uri_free_argv(ssh);
+    free(cmd);
+    return pid;
 }
 
 /* `vbed host REQUEST -- path` whose reply is one count (key); -1 reported */
@@ -144,7 +166,7 @@ static long long remote_count(struct hostside *h, const char *request, const cha
                               const char *key)
 {
     const char *args[] = {request, "--", path, NULL};
-    json_object *r = remote_call(h, args);
+    json_object *r = hostside_call(h, args, 120);
     long long v = -1;
     if (r && hostside_reply_uint(r, key, &v) < 0) {
         log_error("The reply of vbed host %s on '%s' has no valid '%s'.", request, h->u.label, key);
@@ -168,7 +190,7 @@ int hostside_drop_caches(struct hostside *h)
     if (h->u.transport == HT_NONE)
         return unavailable(h, "drop the page cache");
     const char *args[] = {"drop-caches", NULL};
-    json_object *r = remote_call(h, args);
+    json_object *r = hostside_call(h, args, 120);
     json_object_put(r);
     return r ? 0 : -1;
 }
@@ -205,7 +227,7 @@ int hostside_meminfo(struct hostside *h, long long *total, long long *cached, lo
         return unavailable(h, "read /proc/meminfo");
     } else {
         const char *args[] = {"meminfo", NULL};
-        json_object *r = remote_call(h, args);
+        json_object *r = hostside_call(h, args, 120);
         text = r ? hostside_reply_text(r, "meminfo") : NULL;
         json_object_put(r);
         if (!text) {
@@ -237,7 +259,7 @@ int hostside_diskstats(struct hostside *h, const char *path, unsigned *major_, u
     if (h->u.transport == HT_NONE)
         return unavailable(h, "read /proc/diskstats");
     const char *args[] = {"diskstats", "--", path, NULL};
-    json_object *r = remote_call(h, args);
+    json_object *r = hostside_call(h, args, 120);
     long long ma, mi;
     int rc = -1;
     if (r && hostside_reply_uint(r, "major", &ma) == 0 && hostside_reply_uint(r, "minor", &mi) == 0 &&
@@ -262,7 +284,7 @@ int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_cache
     if (h->u.transport == HT_NONE)
         return unavailable(h, "ask the helper's version");
     const char *args[] = {"version", NULL};
-    json_object *r = remote_call(h, args);
+    json_object *r = hostside_call(h, args, 120);
     int rc = r ? hostside_reply_string(r, "version", buf, len) : -1;
     if (r && rc < 0)
         log_error("The reply of vbed host version on '%s' has no valid 'version'.", h->u.label);

@@ -24,6 +24,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct hostside;
 
@@ -47,6 +48,15 @@ int hostside_diskstats(struct hostside *h, const char *path, unsigned *major, un
 int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches);
 /* Free bytes where path is (or would be made). */
 long long hostside_free_bytes(struct hostside *h, const char *path);
+
+/* Run `vbed host ARGS...` on h's host (ssh URIs only) within timeout
+ * seconds; its parsed reply (free with json_object_put), or NULL reported.
+ * Runs on while vbed is interrupted: cleaning up uses it. */
+json_object *hostside_call(struct hostside *h, const char *const args[], long timeout);
+/* Start `vbed host ARGS...` there in the background, its stdout and stderr
+ * appended to log_path on this machine; the local pid (spawn_wait), whose
+ * exit code is the remote command's (255: ssh failed). -1 reported. */
+pid_t hostside_spawn(struct hostside *h, const char *const args[], const char *log_path);
 
 /* ---- the reply of `vbed host` (also for the fuzz target) ---- */
 

@@ -148,7 +148,7 @@ const struct key_def key_table[] = {
     {"pool_dir", KT_STRING, NULL, 0, 0, "/var/lib/vbed/pool", NULL, KEY_BOTH, 0, OFF(pool_dir),
      "Directory of the pool when vbed creates it (on the arm's hosts); the host arm's datadir goes next to it."},
     {"hosts", KT_HOSTS, NULL, 0, 0, "the -c URI", NULL, KEY_BOTH, 0, OFF(hosts),
-     "Where the arm runs: libvirt URIs of hypervisor hosts (qemu:///system, qemu+ssh://[user@]host[:port]/system?keyfile=..). A placement, not an axis: a guest arm's guests go round-robin over its hosts; a host arm must name one local URI (remote host arms are not implemented yet)."},
+     "Where the arm runs: libvirt URIs of hypervisor hosts (qemu:///system, qemu+ssh://[user@]host[:port]/system?keyfile=..). A placement, not an axis: a guest arm's guests go round-robin over its hosts; a host arm runs on one host: a local URI or qemu+ssh:// (its private mariadbd is started there by `vbed host`)."},
 };
 /* clang-format on */
 

@@ -335,7 +335,7 @@ void layers_hypervisor(virDomainPtr dom, const char *disk, struct layer_snapshot
 
 /* ---- the host ---- */
 
-void layers_host(const char *path, pid_t mariadbd, struct layer_snapshot *s)
+void layers_host(const char *path, struct layer_snapshot *s)
 {
     struct stat st;
     char *text;
@@ -345,18 +345,14 @@ void layers_host(const char *path, pid_t mariadbd, struct layer_snapshot *s)
             layers_add_diskstat(s, "host", "hostdev", &d);
         free(text);
     }
-    if (mariadbd > 0) {
-        char p[64];
-        snprintf(p, sizeof(p), "/proc/%d/io", (int)mariadbd);
-        if ((text = textfile_read(p))) {
-            const char *rb = strstr(text, "\nread_bytes:"), *wb = strstr(text, "\nwrite_bytes:");
-            if (rb)
-                layers_set(s, "host", "hostarm_read_bytes", "bytes", false, strtod(rb + 12, NULL));
-            if (wb)
-                layers_set(s, "host", "hostarm_write_bytes", "bytes", false, strtod(wb + 13, NULL));
-            free(text);
-        }
-    }
+}
+
+void layers_host_arm_io(struct layer_snapshot *s, double read_bytes, double write_bytes)
+{
+    if (!isnan(read_bytes))
+        layers_set(s, "host", "hostarm_read_bytes", "bytes", false, read_bytes);
+    if (!isnan(write_bytes))
+        layers_set(s, "host", "hostarm_write_bytes", "bytes", false, write_bytes);
 }
 
 /* ---- samples ---- */

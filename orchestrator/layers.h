@@ -88,8 +88,10 @@ int layers_guest_data_dev(struct target *t, char *dev, size_t len);
  * not NULL, gets the names of the stats libvirt offered (for meta.json). */
 void layers_hypervisor(virDomainPtr dom, const char *disk, struct layer_snapshot *s,
                        char *fields, size_t fields_len);
-/* The host block device that holds path, and a host arm's mariadbd (pid>0). */
-void layers_host(const char *path, pid_t mariadbd, struct layer_snapshot *s);
+/* The host block device that holds path (on this machine). */
+void layers_host(const char *path, struct layer_snapshot *s);
+/* A host arm's mariadbd's I/O (/proc/<pid>/io; NAN: unknown, not set). */
+void layers_host_arm_io(struct layer_snapshot *s, double read_bytes, double write_bytes);
 
 /* Samples: after - before for counters present in both, after for gauges. */
 void layers_samples(const struct layer_snapshot *before, const struct layer_snapshot *after,

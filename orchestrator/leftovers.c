@@ -253,33 +253,6 @@ void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, stru
     storage_free_names(c.active, c.n_active);
 }
 
-/* The pid in a host arm's mysqld.pid if that process is the arm's own
- * mariadbd (its executable, and --datadir=<dir>/data); -1 otherwise: after a
- * reboot the pid may belong to anything, which must not be signalled. */
-static pid_t arm_mariadbd(const char *dir)
-{
-    char pidfile[PATH_MAX], datadir[PATH_MAX];
-    path_join(pidfile, sizeof(pidfile), dir, "mysqld.pid");
-    path_join(datadir, sizeof(datadir), dir, "data");
-    FILE *f = fopen(pidfile, "r");
-    int pid = 0;
-    if (f) {
-        if (fscanf(f, "%d", &pid) != 1)
-            pid = 0;
-        fclose(f);
-    }
-    if (pid <= 0 || kill(pid, 0) != 0)
-        return -1;
-    if (!process_is_mariadbd_of(pid, datadir)) {
-        char exe[256] = "?";
-        process_exe_name(pid, exe, sizeof(exe));
-        log_warn("'%s' names pid %d, but that is '%s', not the mariadbd of '%s': not signalled.",
-                 pidfile, pid, exe, datadir);
-        return -1;
-    }
-    return (pid_t)pid;
-}
-
 static void remove_cgroups(const char *name, bool dry_run)
 {
     static const char *const roots[] = {"/sys/fs/cgroup", "/sys/fs/cgroup/memory",
@@ -320,7 +293,7 @@ void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *
             continue;
         }
         path_join(dir, sizeof(dir), base, de->d_name);
-        pid_t pid = arm_mariadbd(dir);
+        pid_t pid = hostarm_mariadbd(dir);
         if (dry_run) {
             if (pid > 0)
                 printf("would stop mariadbd %d of %s\n", (int)pid, dir);
@@ -346,4 +319,59 @@ void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *
         }
     }
     closedir(d);
+}
+
+void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir, bool dry_run,
+                                 struct leftovers *out)
+{
+    char base[PATH_MAX];
+    hostarm_base(pool_dir, base, sizeof(base));
+    const char *list[] = {"arm-list", "--", base, NULL};
+    json_object *r = hostside_call(hs, list, 60), *arms;
+    if (!r) {
+        out->failed++;
+        return;
+    }
+    if (!json_object_object_get_ex(r, "arms", &arms) || !json_object_is_type(arms, json_type_array)) {
+        log_error("The reply of vbed host arm-list on '%s' has no list 'arms'.", hostside_uri(hs)->label);
+        out->failed++;
+        json_object_put(r);
+        return;
+    }
+    for (size_t i = 0; i < json_object_array_length(arms) && i < 10000; i++) {
+        char name[256], id[SESSION_ID_MAX], dir[PATH_MAX];
+        json_object *one = json_object_new_object();
+        json_object_object_add(one, "name", json_object_get(json_object_array_get_idx(arms, i)));
+        bool ok = hostside_reply_string(one, "name", name, sizeof(name)) == 0 && !strchr(name, '/') &&
+                  session_of_name(name, id) == 0;
+        json_object_put(one);
+        if (!ok)
+            continue; /* not a name vbed gives: never sent back */
+        /* the sessions are this machine's: it decides, the host acts */
+        enum session_state st = session_state(id);
+        if (st == SESSION_ALIVE || st == SESSION_UNKNOWN) {
+            out->kept++;
+            continue;
+        }
+        if (st == SESSION_FOREIGN) {
+            out->foreign++;
+            continue;
+        }
+        path_join(dir, sizeof(dir), base, name);
+        if (dry_run) {
+            printf("would stop and remove host arm %s on %s\n", dir, hostside_uri(hs)->label);
+            out->removed++;
+            continue;
+        }
+        const char *stop[] = {"arm-stop", "--", dir, NULL};
+        json_object *sr = hostside_call(hs, stop, 180);
+        if (sr) {
+            printf("stopped and removed host arm %s on %s\n", dir, hostside_uri(hs)->label);
+            out->removed++;
+        } else {
+            out->failed++;
+        }
+        json_object_put(sr);
+    }
+    json_object_put(r);
 }

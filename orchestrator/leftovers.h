@@ -13,6 +13,7 @@
 #ifndef VBED_LEFTOVERS_H
 #define VBED_LEFTOVERS_H
 
+#include "hostside.h"
 #include "hypervisor.h"
 
 #include <stdbool.h>
@@ -36,5 +37,9 @@ struct leftovers {
 void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, struct leftovers *out);
 /* Host arms under <pool_dir>/../host (this machine's own directories). */
 void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *out);
+/* Host arms of this machine's dead sessions on the ssh host hs (pool_dir
+ * a path there), through `vbed host arm-list` and `arm-stop`. */
+void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir, bool dry_run,
+                                 struct leftovers *out);
 
 #endif

@@ -16,38 +16,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Bytes of the host arm's tables (sbtest*.ibd in its datadir) in the host
- * page cache; -1 if none could be measured. */
-static long long host_arm_resident(const struct hostarm *h)
-{
-    char dir[PATH_MAX + 16];
-    snprintf(dir, sizeof(dir), "%s/sbtest", h->datadir);
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    long long sum = -1;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        size_t len = strlen(de->d_name);
-        if (strncmp(de->d_name, "sbtest", 6) != 0 || len < 5 || strcmp(de->d_name + len - 4, ".ibd") != 0)
-            continue;
-        char path[PATH_MAX + 300];
-        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-        long long b = hostcache_resident(path);
-        if (b >= 0)
-            sum = (sum < 0 ? 0 : sum) + b;
-    }
-    closedir(d);
-    return sum;
-}
-
 void phase_residency(struct experiment *e, const char *when)
 {
     for (size_t i = 0; i < e->n; i++) {
         long long bytes = -1;
         struct hostside *hs = e->t[i].hs;
+        struct hostarm_status st;
         if (e->t[i].host)
-            bytes = host_arm_resident(e->t[i].host); /* its datadir is this machine's */
+            /* its tables, on the host it runs on */
+            bytes = hostarm_status(e->t[i].host, &st) == 0 ? st.resident_bytes : -1;
         else if (e->t[i].data_file[0] && (!hs || hostside_available(hs)))
             /* the data disk's file on the guest's own host */
             bytes = hs ? hostside_resident(hs, e->t[i].data_file) : hostcache_resident(e->t[i].data_file);

@@ -45,9 +45,9 @@ int placement_emulator_cpu(const struct run_config *cfg, int n)
     return (int)((n - 1) * (cfg->vcpus + 1) + cfg->vcpus);
 }
 
-void placement_host_cpus(const struct run_config *cfg, long online, char *buf, size_t len)
+void placement_host_cpus(long long vcpus, long online, char *buf, size_t len)
 {
-    long long n = cfg->vcpus < online ? cfg->vcpus : online;
+    long long n = vcpus < online ? vcpus : online;
     if (n <= 1)
         snprintf(buf, len, "0");
     else

@@ -35,7 +35,7 @@ int placement_emulator_cpu(const struct run_config *cfg, int n);
 
 /* The host arm's CPUs as a cpuset list ("0" or "0-3"): the first
  * min(vcpus, online) CPUs, pinned or not. */
-void placement_host_cpus(const struct run_config *cfg, long online, char *buf, size_t len);
+void placement_host_cpus(long long vcpus, long online, char *buf, size_t len);
 
 /* Read the running guest's vCPU affinity (virDomainGetVcpus: the threads'
  * real affinity) and its emulator pinning back and compare them with the

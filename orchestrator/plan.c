@@ -181,15 +181,20 @@ static void check_run(const struct plan *p, size_t arm, const struct run_config 
     if (c->arm == ARM_GUEST)
         check_disks(p, arm, c, d);
     if (c->arm == ARM_HOST && c->hosts[0]) {
-        /* the host arm's mariadbd runs where vbed runs: one local host */
+        /* the host arm's mariadbd runs on one host: this machine, or an
+         * ssh host whose helper starts it (a shell is needed there) */
         char uri[KEY_HOSTS_MAX], err[600];
         struct host_uri u;
         run_config_host(c, 0, uri, sizeof(uri));
-        if (run_config_host_count(c) > 1 || host_uri_parse(uri, &u, err, sizeof(err)) < 0 ||
-            u.transport != HT_LOCAL)
+        if (run_config_host_count(c) > 1)
             diag_add(d,
-                     "%s:%d: hosts: the host arm [%s] runs on this machine only: give one local URI "
-                     "(a host arm on a remote host is not implemented yet), not '%s'",
+                     "%s:%d: hosts: the host arm [%s] runs on one host: give one URI (an arm "
+                     "per host to compare hosts), not '%s'",
+                     path, line_of(p, arm, "hosts"), name, c->hosts);
+        else if (host_uri_parse(uri, &u, err, sizeof(err)) < 0 || u.transport == HT_NONE)
+            diag_add(d,
+                     "%s:%d: hosts: the host arm [%s] needs a shell on its host: a local URI "
+                     "(qemu:///system) or qemu+ssh://, not '%s'",
                      path, line_of(p, arm, "hosts"), name, c->hosts);
     }
     if (c->report_interval > c->duration)

@@ -85,6 +85,22 @@ long long process_start_time(pid_t pid)
     return p && sscanf(p, " %lld", &t) == 1 ? t : -1;
 }
 
+bool process_running(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X' && p[2] != '\0';
+}
+
 int process_is_vbed(pid_t pid)
 {
     char name[256];

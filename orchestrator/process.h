@@ -19,6 +19,8 @@ int process_exe_name(pid_t pid, char *buf, size_t len);
 /* pid's start time (clock ticks after boot, /proc/<pid>/stat field 22):
  * with the pid and the boot id, it names one process for good. -1 if gone. */
 long long process_start_time(pid_t pid);
+/* pid exists and is not a zombie (an orphan that no init reaps is one). */
+bool process_running(pid_t pid);
 /* Whether pid runs a program named vbed (a KVM probe's owner): 1 yes, 0 no
  * (gone, or another program), -1 cannot tell (no permission to look). */
 int process_is_vbed(pid_t pid);

@@ -67,6 +67,9 @@ int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_
 
 /* How samples name the machine a host arm runs on: its hosts key, else the
  * -c URI, else the URI libvirt connected to, else "local". */
+/* The URI of the host a host arm runs on: its one `hosts` URI, else -c's
+ * (NULL: libvirt's default, this machine). */
+const char *runner_host_arm_uri(const struct runner *r, const struct run_config *cfg);
 void runner_host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len);
 
 #endif

@@ -131,6 +131,9 @@ static int setup(struct runner *r)
         any_guest |= guest;
         any_host |= !guest;
     }
+    /* a host arm's remote host must answer before anything starts */
+    if (any_host && hostset_check_host_arms(r->plan, r->o->uri, NULL) < 0)
+        return EXIT_ENV;
 
     r->res = results_create(r->o->results_root, r->plan->scn);
     if (!r->res)
@@ -189,11 +192,16 @@ static int setup(struct runner *r)
     return EXIT_OK;
 }
 
+const char *runner_host_arm_uri(const struct runner *r, const struct run_config *cfg)
+{
+    return cfg->hosts[0] ? cfg->hosts : r->o->uri ? r->o->uri : r->hv ? hv_get_info(r->hv)->uri : NULL;
+}
+
 void runner_host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len)
 {
     struct host_uri u;
     char err[600];
-    const char *uri = cfg->hosts[0] ? cfg->hosts : r->o->uri ? r->o->uri : r->hv ? hv_get_info(r->hv)->uri : NULL;
+    const char *uri = runner_host_arm_uri(r, cfg);
     if (uri && host_uri_parse(uri, &u, err, sizeof(err)) == 0)
         snprintf(buf, len, "%s", u.label);
     else

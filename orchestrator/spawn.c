@@ -113,9 +113,11 @@ static void child(const char *const argv[], const struct spawn_opts *o, int out_
     signal(SIGPIPE, SIG_DFL);
     int devnull = open("/dev/null", O_RDWR);
     dup2(devnull, STDIN_FILENO);
-    dup2(out_fd >= 0 ? out_fd : (log_fd >= 0 ? log_fd : devnull), STDOUT_FILENO);
-    if (!o->keep_stderr)
-        dup2(log_fd >= 0 ? log_fd : devnull, STDERR_FILENO);
+    if (!o->inherit_output) {
+        dup2(out_fd >= 0 ? out_fd : (log_fd >= 0 ? log_fd : devnull), STDOUT_FILENO);
+        if (!o->keep_stderr)
+            dup2(log_fd >= 0 ? log_fd : devnull, STDERR_FILENO);
+    }
     for (int i = 0; i < 4 && o->cgroup_procs[i]; i++)
         write_pid(o->cgroup_procs[i]);
     for (size_t i = 0; o->env && o->env[i]; i++)

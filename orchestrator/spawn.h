@@ -21,6 +21,7 @@ struct spawn_opts {
     int private_mounts;          /* own mount namespace: mounts made by the child die with it */
     int quiet;                   /* a timeout or a signal is the caller's answer: do not report */
     int cleanup;                 /* part of cleaning up: runs on when vbed is interrupted */
+    int inherit_output;          /* stdout and stderr stay vbed's own (`vbed host arm-exec`) */
 };
 
 /* Status codes besides the program's own exit code (0-255): */

@@ -1,8 +1,9 @@
-/* sql.c: the query interface and its two transports (see sql.h). */
+/* sql.c: the query interface and its three transports (see sql.h). */
 #include "sql.h"
 #include "xalloc.h"
 
 #include "agent.h"
+#include "hostside.h"
 #include "log.h"
 #include "signals.h"
 
@@ -17,6 +18,8 @@
 struct sql {
     MYSQL *conn;        /* socket transport */
     virDomainPtr dom;   /* agent transport */
+    struct hostside *hs; /* remote host arm transport: hs, arm */
+    char arm[4096];
     char where[128];    /* for messages */
 };
 
@@ -105,11 +108,14 @@ static int run_socket(struct sql *s, const char *const stmts[], struct sql_resul
 }
 
 static int run_agent(struct sql *s, const char *const stmts[], struct sql_result *out);
+static int run_remote(struct sql *s, const char *const stmts[], struct sql_result *out);
 
 int sql_run(struct sql *s, const char *const stmts[], struct sql_result *out)
 {
     memset(out, 0, sizeof(*out));
-    int rc = s->conn ? run_socket(s, stmts, out) : run_agent(s, stmts, out);
+    int rc = s->conn ? run_socket(s, stmts, out)
+             : s->hs ? run_remote(s, stmts, out)
+                     : run_agent(s, stmts, out);
     if (rc < 0)
         sql_result_free(out);
     return rc;
@@ -175,6 +181,78 @@ static int run_agent(struct sql *s, const char *const stmts[], struct sql_result
     }
     agent_result_free(&r);
     return 0;
+}
+
+/* ---- a remote host arm's server through `vbed host arm-sql` ---- */
+
+struct sql *sql_open_remote(struct hostside *hs, const char *arm_dir)
+{
+    struct sql *s = xcalloc(1, sizeof(*s));
+    s->hs = hs;
+    snprintf(s->arm, sizeof(s->arm), "%s", arm_dir);
+    snprintf(s->where, sizeof(s->where), "the host arm's MariaDB on %.80s", hostside_uri(hs)->label);
+    return s;
+}
+
+int sql_rows_from_reply(json_object *reply, struct sql_result *out)
+{
+    json_object *rows;
+    memset(out, 0, sizeof(*out));
+    if (!json_object_object_get_ex(reply, "rows", &rows) || !json_object_is_type(rows, json_type_array))
+        return -1;
+    size_t n = json_object_array_length(rows), total = 0;
+    if (n > SQL_REMOTE_MAX_ROWS)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        json_object *row = json_object_array_get_idx(rows, i);
+        if (!json_object_is_type(row, json_type_array))
+            goto bad;
+        size_t cols = json_object_array_length(row);
+        if (cols == 0 || cols > 64 || (i > 0 && cols != out->cols))
+            goto bad;
+        const char *cells[64];
+        size_t lens[64];
+        for (size_t c = 0; c < cols; c++) {
+            json_object *cell = json_object_array_get_idx(row, c);
+            if (!json_object_is_type(cell, json_type_string))
+                goto bad;
+            cells[c] = json_object_get_string(cell);
+            lens[c] = (size_t)json_object_get_string_len(cell);
+            total += lens[c];
+            if (strlen(cells[c]) != lens[c] || total > (16u << 20))
+                goto bad;
+        }
+        append_row(out, cells, lens, cols);
+    }
+    return 0;
+bad:
+    sql_result_free(out);
+    return -1;
+}
+
+static int run_remote(struct sql *s, const char *const stmts[], struct sql_result *out)
+{
+    size_t n = 0;
+    while (stmts[n])
+        n++;
+    const char **args = xcalloc(n + 4, sizeof(*args));
+    args[0] = "arm-sql";
+    args[1] = "--";
+    args[2] = s->arm;
+    for (size_t i = 0; i < n; i++)
+        args[i + 3] = stmts[i];
+    json_object *r = hostside_call(s->hs, args, 600);
+    free(args);
+    if (!r) {
+        log_error("Query on %s failed (see above).", s->where);
+        return -1;
+    }
+    int rc = sql_rows_from_reply(r, out);
+    json_object_put(r);
+    if (rc < 0)
+        log_error("The rows %s sent are not valid (an array of rows of at most 64 strings each).",
+                  s->where);
+    return rc;
 }
 
 void sql_close(struct sql *s)

@@ -35,13 +35,13 @@ void target_for_guest(struct target *t, int n, virDomainPtr dom, const char *dir
     t->local_pid = -1;
 }
 
-void target_for_host(struct target *t, struct hostarm *h, const char *lua, const char *dir)
+void target_for_host(struct target *t, struct hostarm *h, const char *dir)
 {
     memset(t, 0, sizeof(*t));
     snprintf(t->name, sizeof(t->name), "host");
     t->host = h;
     t->sql = h->sql;
-    snprintf(t->lua, sizeof(t->lua), "%s", lua);
+    snprintf(t->lua, sizeof(t->lua), "%s", h->lua);
     snprintf(t->socket, sizeof(t->socket), "%s", h->socket);
     snprintf(t->dir, sizeof(t->dir), "%s", dir);
     t->local_pid = -1;
@@ -62,10 +62,7 @@ int target_start(struct target *t, const char *const argv[], const char *const e
     if (t->dom) {
         rc = agent_exec_start(t->dom, argv, env, &t->agent_pid);
     } else {
-        remove(t->out_path);
-        struct spawn_opts o = {.env = env, .log_path = t->out_path};
-        hostarm_spawn_opts(t->host, &o);
-        t->local_pid = spawn_start(argv, &o);
+        t->local_pid = hostarm_exec_start(t->host, argv, env, t->out_path);
         rc = t->local_pid > 0 ? 0 : -1;
     }
     /* the program exists now: this is when its run started */
@@ -107,6 +104,10 @@ char *target_output(const struct target *t)
 
 char *target_read_text(struct target *t, const char *path)
 {
+    if (t->host && t->host->remote) {
+        log_error("target_read_text: not for a remote host arm ('%s')", path);
+        return NULL;
+    }
     if (t->host)
         return textfile_read(path);
     char *data = NULL;
@@ -122,8 +123,13 @@ char *target_read_text(struct target *t, const char *path)
 
 double target_cpu_s(const struct target *t)
 {
-    if (t->host)
-        return t->host->pid > 0 ? noise_pid_cpu_s(t->host->pid) : -1;
+    if (t->host) {
+        struct hostarm_status st;
+        if (hostarm_status(t->host, &st) < 0 || st.server_cpu_s < 0)
+            return -1;
+        /* a remote arm's programs are not vbed's children: vbed's rusage misses them */
+        return st.server_cpu_s + (t->host->remote ? st.programs_cpu_s : 0);
+    }
     virDomainInfo info;
     if (virDomainGetInfo(t->dom, &info) < 0)
         return -1;
@@ -135,12 +141,8 @@ int target_fetch(struct target *t, const char *path, const char *name)
     char dest[PATH_MAX];
     path_join(dest, sizeof(dest), t->dir, name);
     if (t->host) {
-        char *text = textfile_read(path);
-        if (!text)
-            return -1;
-        int rc = textfile_write(dest, text, strlen(text));
-        free(text);
-        return rc;
+        const char *slash = strrchr(path, '/');
+        return hostarm_fetch(t->host, slash ? slash + 1 : path, dest);
     }
     char *data = NULL;
     size_t len = 0;

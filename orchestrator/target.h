@@ -35,7 +35,7 @@ struct target {
 
 /* A guest target (after its domain is ready) / the host arm's. */
 void target_for_guest(struct target *t, int n, virDomainPtr dom, const char *dir);
-void target_for_host(struct target *t, struct hostarm *h, const char *lua, const char *dir);
+void target_for_host(struct target *t, struct hostarm *h, const char *dir);
 void target_close(struct target *t);
 
 /* Start argv with env; its output goes to dir/out_name. -1 reported. */
@@ -48,13 +48,16 @@ int target_wait(struct target *t, long timeout, long first_ms, int *exitcode);
 char *target_output(const struct target *t);
 
 /* A (small, text) file of the target, e.g. /proc/stat; NULL if unreadable
- * (reported for guests). malloc'd, NUL-terminated. */
+ * (reported for guests). malloc'd, NUL-terminated. Not for a remote host
+ * arm (its figures come through hostarm_status). */
 char *target_read_text(struct target *t, const char *path);
 /* CPU seconds its server has used: a guest's QEMU (all its threads, as
- * libvirt counts them), the host arm's mariadbd; -1 if unknown. */
+ * libvirt counts them), the host arm's mariadbd (on a remote host, and the
+ * programs it ran there); -1 if unknown. */
 double target_cpu_s(const struct target *t);
 
-/* A file of the target (e.g. MariaDB's error log) copied to dir/name. */
+/* A file of the target (e.g. MariaDB's error log) copied to dir/name; for
+ * the host arm, a file of its directory (path's last component). */
 int target_fetch(struct target *t, const char *path, const char *name);
 
 #endif

@@ -45,7 +45,7 @@ static int prepare(struct job *j)
         return -1;
     if (j->t->host) {
         long long bytes;
-        if (archive_write_fixed(archive, &bytes) < 0)
+        if (hostarm_make_archive(j->t->host, &bytes) < 0)
             return phase_fail(j->e, "cannot make the archive '%s' for %s", archive, j->t->name);
     }
     const char *check[] = {"test", "-f", archive, NULL};

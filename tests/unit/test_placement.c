@@ -58,7 +58,7 @@ static void decide(void **state)
     assert_int_equal(placement_vcpu_cpu(c, 2, 0), 2);
     assert_int_equal(placement_emulator_cpu(c, 2), 3);
     char cpus[16];
-    placement_host_cpus(c, 4, cpus, sizeof(cpus));
+    placement_host_cpus(c->vcpus, 4, cpus, sizeof(cpus));
     assert_string_equal(cpus, "0");
     plan_free(p);
     scenario_free(scn);
