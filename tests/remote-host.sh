@@ -171,6 +171,14 @@ stop() {
       [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
     done
     sleep 1
+    # whatever else still runs there (a host arm's mariadbd a failed test
+    # left): it would outlive the namespace's files
+    local ns p
+    ns=$(readlink "/proc/$(holder_pid)/ns/mnt")
+    for p in /proc/[0-9]*; do
+      [ "${p#/proc/}" = "$(holder_pid)" ] && continue
+      [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] && kill -KILL "${p#/proc/}" 2>/dev/null
+    done
     kill "$(holder_pid)" 2>/dev/null || true
   fi
   rm -rf "$state"

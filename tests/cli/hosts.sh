@@ -81,17 +81,32 @@ sed -i 's|qemu:/system|test:///default|' "$t/bad.ini"
 expect_rc 2 "$VBED" run --dry-run "$t/bad.ini"
 contains "$err" "bad.ini:6: hosts: 'test:///default' appears twice in the list" || fail "duplicate host"
 
-# a host arm runs on this machine only
+# a host arm runs on one host, through a shell there
 cat > "$t/hostarm.ini" <<'INI'
 [global]
 workload = oltp_read_only
 
 [h]
 arm = host
-hosts = qemu+ssh://root@10.255.255.1/system
+hosts = qemu+tcp://10.255.255.1/system
 INI
 expect_rc 2 "$VBED" run --dry-run "$t/hostarm.ini"
-contains "$err" "hostarm.ini:6: hosts: the host arm [h] runs on this machine only" || fail "remote host arm"
+contains "$err" "hostarm.ini:6: hosts: the host arm [h] needs a shell on its host: a local URI (qemu:///system) or qemu+ssh://, not 'qemu+tcp://10.255.255.1/system'" ||
+  fail "host arm on a host without a shell"
+sed -i 's|^hosts = .*|hosts = qemu:///system, qemu+ssh://root@10.255.255.1/system|' "$t/hostarm.ini"
+expect_rc 2 "$VBED" run --dry-run "$t/hostarm.ini"
+contains "$err" "hostarm.ini:6: hosts: the host arm [h] runs on one host: give one URI" || fail "host arm on two hosts"
+# -c names its host when hosts does not: no shell there, refused before anything starts
+sed -i '/^hosts = /d' "$t/hostarm.ini"
+expect_rc 3 "$VBED" -c qemu+tcp://10.255.255.1/system run --dry-run "$t/hostarm.ini"
+contains "$err" "host arm [h]: its host 'qemu+tcp://10.255.255.1/system' has no shell transport" ||
+  fail "host arm on -c's host without a shell"
+contains "$err" "nothing was started" || fail "host arm on -c's host: nothing started"
+# an ssh host whose helper does not answer: named, exit 3, nothing started
+printf 'hosts = qemu+ssh://root@127.0.0.1:1/system\n' >> "$t/hostarm.ini"
+expect_rc 3 "$VBED" run --dry-run "$t/hostarm.ini"
+contains "$err" "Cannot reach host 'qemu+ssh://root@127.0.0.1:1/system' (host arm [h])" || fail "unreachable host arm host not named"
+contains "$err" "nothing was started" || fail "unreachable host arm host: nothing started"
 
 # a host that does not answer: named, exit 3, nothing started
 cat > "$t/gone.ini" <<'INI'

@@ -1,14 +1,17 @@
 # two-hosts.sh: a scenario over two hypervisor hosts -- this machine's
 # libvirtd (qemu:///system) and a second "host" (tests/remote-host.sh: its
 # own libvirtd, sshd and filesystem view, reached only as qemu+ssh://) --
-# with a guest arm on each. Checks: the image reached the second host
-# through libvirt; guests ran on both; every sample names its host; the
-# remote host's page-cache residency and /proc/meminfo figures came from the
-# remote namespace (its /proc/meminfo says Cached: 777777 kB, and its data
-# disks exist only there); then SIGINT in the measure phase of a guest arm
-# spread over both hosts leaves nothing on either host; doctor and clean
-# of the second host through its URI.
-# (A host arm on the remote host is not implemented: vbed refuses it.)
+# with a guest arm on each and a host arm on the second. Checks: the image
+# reached the second host through libvirt; guests ran on both; every sample
+# names its host; the remote host's page-cache residency and /proc/meminfo
+# figures came from the remote namespace (its /proc/meminfo says Cached:
+# 777777 kB, and its data disks exist only there); the host arm's mariadbd
+# ran in the second host's namespace (its directory appeared there and never
+# here), measured, and its raw logs came back; then SIGINT in the measure
+# phase of a guest arm spread over both hosts, and in the measure phase of
+# the remote host arm, leaves nothing on either host; doctor and clean of
+# the second host through its URI (clean stops a dead session's host arm
+# there).
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -17,7 +20,17 @@ need_prog unshare
 
 export VBED_REMOTE_STATE=$VBED_TEST_TMP/remote-host
 export VBED_REMOTE_PORT=${VBED_REMOTE_PORT:-2299}
-trap 'bash "$VBED_SRC/tests/remote-host.sh" stop' EXIT
+# a failing check leaves a vbed running: interrupt it (it cleans up on
+# both hosts) before the second host goes
+vbed_pid=
+stop_all() {
+  if [ -n "$vbed_pid" ] && kill -0 "$vbed_pid" 2>/dev/null; then
+    kill -INT "$vbed_pid"
+    wait "$vbed_pid" 2>/dev/null
+  fi
+  bash "$VBED_SRC/tests/remote-host.sh" stop
+}
+trap stop_all EXIT
 uri=$(bash "$VBED_SRC/tests/remote-host.sh" start "$VBED") || fail "cannot start the second host"
 label=${uri%%\?*}
 remote() { bash "$VBED_SRC/tests/remote-host.sh" exec "$@"; }
@@ -49,14 +62,36 @@ hosts = qemu:///system
 [there]
 arm = guest
 hosts = $uri
+
+[there_bare]
+arm = host
+hosts = $uri
 INI
 
 expect_rc 0 "$VBED" run --dry-run "$t/two.ini"
 contains "$out" "guest 1 on qemu:///system" || fail "dry run: placement of [here]"
 contains "$out" "guest 1 on $label" || fail "dry run: placement of [there]"
+contains "$out" "host arm there_bare on $label" || fail "dry run: placement of [there_bare]"
 
-"$VBED" run --id e2e2h -o "$t/res" "$t/two.ini" >"$t/log" 2>&1
+# where the host arm's directory appears while the run goes on: the second
+# host's /var/lib/vbed/host, never this machine's
+watch_arms() {
+  while kill -0 "$1" 2>/dev/null; do
+    remote ls /var/lib/vbed/host 2>/dev/null | grep -- "-there_bare" >>"$t/arms-there" || true
+    ls /var/lib/vbed/host 2>/dev/null | grep -- "vbed-e2e2h-.*-there_bare" >>"$t/arms-here" || true
+    sleep 0.5
+  done
+}
+: >"$t/arms-there"
+: >"$t/arms-here"
+"$VBED" run --id e2e2h -o "$t/res" "$t/two.ini" >"$t/log" 2>&1 &
+pid=$!
+vbed_pid=$pid
+watch_arms $pid &
+watcher=$!
+wait $pid
 rc=$?
+wait $watcher
 cat "$t/log"
 [ $rc -eq 0 ] || fail "the two-host run failed (exit $rc)"
 r=$(latest_results "$t/res")
@@ -81,6 +116,19 @@ for arm_host in "here qemu:///system" "there $label"; do
   jq -se --arg a "$1" --arg h "$2" 'map(select(.metric == "boot_to_ready_s" and .labels.arm == $a and .labels.host == $h)) | length == 1' "$s" >/dev/null ||
     fail "arm $1: no guest booted on $2"
 done
+# the host arm ran on the second host: its directory was there, never here;
+# it measured, and its raw logs came back to this machine
+grep -q -- "^vbed-e2e2h-.*-there_bare$" "$t/arms-there" || fail "the host arm's directory never appeared on the second host"
+[ ! -s "$t/arms-here" ] || fail "the remote host arm made its directory on this machine: $(sort -u "$t/arms-here")"
+n=$(jq -r --arg h "$label" 'select(.metric == "tps_arm" and .labels.arm == "there_bare" and .labels.host == $h) | .value' "$s")
+awk -v v="$n" 'BEGIN { exit !(v + 0 > 0) }' || fail "the remote host arm has no TPS on $label: '$n'"
+for m in server_cpu_s hostarm_write_bytes innodb_data_fsyncs; do
+  jq -se --arg h "$label" --arg m "$m" 'map(select(.metric == $m and .labels.arm == "there_bare" and .labels.host == $h)) | length >= 1' "$s" >/dev/null ||
+    fail "the remote host arm recorded no $m"
+done
+bare=$(ls -d "$r"/runs/*-there_bare/host)
+grep -q "transactions:" "$bare/sysbench-measure.out" || fail "the remote host arm's sysbench log did not come back"
+grep -q "mariadbd" "$bare/mysqld.err" 2>/dev/null || grep -q "MariaDB" "$bare/mysqld.err" || fail "the remote host arm's error log did not come back"
 missing=$(jq -c 'select(.labels.host == null or .labels.host == "")' "$s" | head -n 3)
 [ -z "$missing" ] || fail "samples without a host: $missing"
 
@@ -98,7 +146,8 @@ echo "figures: image upload to the second host $(jq -r --arg l "$label" '.hosts[
   "boot-to-ready here $(jq -r 'select(.metric == "boot_to_ready_s" and .labels.arm == "here") | .value' "$s") s," \
   "there $(jq -r 'select(.metric == "boot_to_ready_s" and .labels.arm == "there") | .value' "$s") s;" \
   "TPS here $(jq -r 'select(.metric == "tps_arm" and .labels.arm == "here") | .value' "$s")," \
-  "there $(jq -r 'select(.metric == "tps_arm" and .labels.arm == "there") | .value' "$s")"
+  "there $(jq -r 'select(.metric == "tps_arm" and .labels.arm == "there") | .value' "$s")," \
+  "host arm there $(jq -r 'select(.metric == "tps_arm" and .labels.arm == "there_bare") | .value' "$s")"
 
 # SIGINT while a guest arm spread over both hosts measures: nothing left on either
 cat > "$t/spread.ini" <<INI
@@ -120,6 +169,7 @@ hosts = qemu:///system, $uri
 INI
 "$VBED" run --id e2e2i -o "$t/res2" "$t/spread.ini" >"$t/log2" 2>&1 &
 pid=$!
+vbed_pid=$pid
 # the measure phase runs in both guests at once: interrupt it there, when
 # host-side figures are being read on both hosts
 wait_for_log "$t/log2" $pid 'measure: ' 1 300
@@ -137,6 +187,45 @@ left=$(virsh -c "$uri" list --all --name | grep -- "vbed-e2e2i-" || true)
 left=$(remote ls /var/lib/vbed/pool | grep -- "vbed-e2e2i-" || true)
 [ -z "$left" ] || fail "volumes left on the second host: $left"
 
+# SIGINT while the remote host arm measures: its mariadbd, its sysbench,
+# its cgroup and its directory go on the second host
+cat > "$t/bare.ini" <<INI
+[global]
+workload    = oltp_read_only
+buffer_pool = 64M
+memory      = 768M
+tables      = 1
+table_size  = 1000
+duration    = 5m
+warmup      = 0s
+
+[bare]
+arm = host
+hosts = $uri
+INI
+"$VBED" run --id e2e2j -o "$t/res3" "$t/bare.ini" >"$t/log3" 2>&1 &
+pid=$!
+vbed_pid=$pid
+wait_for_log "$t/log3" $pid 'measure: ' 1 300
+# the measure phase reads every layer's counters first: wait for sysbench
+for i in $(seq 1 60); do
+  pgrep -f "^sysbench .*vbed-e2e2j-" >/dev/null && break
+  sleep 0.5
+done
+pgrep -f "^sysbench .*vbed-e2e2j-" >/dev/null || fail "no sysbench of the remote host arm runs"
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+cat "$t/log3"
+[ $rc -eq 130 ] || fail "exit code $rc after SIGINT of the remote host arm, expected 130"
+assert_nothing_left e2e2j
+left=$(remote ls /var/lib/vbed/host | grep -- "vbed-e2e2j-" || true)
+[ -z "$left" ] || fail "host arm directories left on the second host: $left"
+if pgrep -af "(mariadbd|sysbench).*vbed-e2e2j-" >/dev/null; then fail "processes left: $(pgrep -af "(mariadbd|sysbench).*vbed-e2e2j-")"; fi
+left=$(ls /sys/fs/cgroup /sys/fs/cgroup/memory /sys/fs/cgroup/cpuset 2>/dev/null | grep -- "vbed-e2e2j-" || true)
+[ -z "$left" ] || fail "cgroups left: $left"
+
 # doctor and clean of the second host, through its URI
 expect_rc 0 "$VBED" -c "$uri" doctor
 contains "$out" "answers on $label over ssh" || fail "doctor: the helper on the second host"
@@ -144,4 +233,18 @@ contains "$out" "can drop $label's caches" || fail "doctor: drop_caches on the s
 contains "$out" "pool 'vbed' on $label:" || fail "doctor: the second host's pool"
 expect_rc 0 "$VBED" -c "$uri" clean
 contains "$out" "clean: removed 0, 0 failed" || fail "clean of the second host found leftovers"
+
+# a host arm a killed vbed left on the second host: clean -c stops and removes it
+"$VBED" run --id e2e2k -o "$t/res4" "$t/bare.ini" >"$t/log4" 2>&1 &
+pid=$!
+vbed_pid=$pid
+wait_for_log "$t/log4" $pid 'measure: ' 1 300
+kill -KILL $pid
+wait $pid 2>/dev/null || true
+remote ls /var/lib/vbed/host | grep -q -- "vbed-e2e2k-" || fail "the killed run left no host arm to clean (test broken)"
+expect_rc 0 "$VBED" -c "$uri" clean
+contains "$out" "stopped and removed host arm /var/lib/vbed/host/vbed-e2e2k-" || fail "clean -c did not remove the remote host arm"
+left=$(remote ls /var/lib/vbed/host | grep -- "vbed-e2e2k-" || true)
+[ -z "$left" ] || fail "clean -c left the remote host arm: $left"
+if pgrep -af "(mariadbd|sysbench).*vbed-e2e2k-" >/dev/null; then fail "clean -c left processes: $(pgrep -af "(mariadbd|sysbench).*vbed-e2e2k-")"; fi
 exit 0
