@@ -27,7 +27,7 @@ const struct cmd_entry cmd_table[] = {
      cmd_doctor, cmd_doctor_usage},
     {"clean", "[options]", "remove domains, disks and processes left by a crashed vbed", cmd_clean,
      cmd_clean_usage},
-    {"host", "version|drop-caches|meminfo|resident PATH|diskstats PATH",
+    {"host", "version|drop-caches|meminfo|resident|diskstats|df|arm-... ARGS",
      "the helper vbed runs on a hypervisor host over ssh (JSON out)", cmd_host, cmd_host_usage},
     {"help", "[COMMAND|keys|exit-codes]", "help on a command, the scenario keys or exit codes",
      cmd_help, cmd_help_usage},
