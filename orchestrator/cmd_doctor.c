@@ -99,6 +99,12 @@ static void check_libvirt(struct doctor *d, const char *uri)
                                       "scripts/start-daemons.sh does it)",
                "mode %04o: libvirt re-probes QEMU on every domain start (~36 s each here)",
                (unsigned)(st.st_mode & 07777));
+    /* a remote host's probe verdict holds for that host's boot */
+    struct hostside *hs = in->remote ? hostside_new(uri) : NULL;
+    char boot[64];
+    if (hs && hostside_uri(hs)->transport == HT_SSH && hostside_boot_id(hs, boot, sizeof(boot)) == 0)
+        hv_set_host_boot_id(hv, boot);
+    hostside_free(hs);
     int probed = hv_kvm_probed(hv);
     if (in->kvm_offered && probed == 1)
         report(d, V_OK, "kvm", NULL, "offered by libvirt, and a probe kernel booted under it: "

@@ -2,8 +2,9 @@
  * over ssh (hostside.h) for the host-side work libvirt does not offer.
  * Arguments only (no shell, no scenario); one JSON object on stdout:
  *
- *   version              {"vbed_host":1,"version":"...","drop_caches":true|false}
- *                        (drop_caches: /proc/sys/vm/drop_caches is writable)
+ *   version              {"vbed_host":1,"version":"...","drop_caches":true|false,"boot_id":"..."}
+ *                        (drop_caches: /proc/sys/vm/drop_caches is writable; boot_id:
+ *                        this boot of the host, which a KVM probe's verdict is valid for)
  *   df [--] PATH         {"vbed_host":1,"path":"...","free_bytes":N}   (statvfs of PATH or
  *                        its nearest existing parent: where a pool will be made)
  *   drop-caches          {"vbed_host":1,"dropped":true}   (sync; echo 3 > drop_caches)
@@ -106,6 +107,9 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
         json_object_object_add(o, "version", json_object_new_string(VBED_VERSION));
         json_object_object_add(o, "drop_caches",
                                json_object_new_boolean(access("/proc/sys/vm/drop_caches", W_OK) == 0));
+        char boot[64];
+        if (hostside_boot_id(NULL, boot, sizeof(boot)) == 0)
+            json_object_object_add(o, "boot_id", json_object_new_string(boot));
         return reply(o);
     }
     if (strcmp(what, "df") == 0) {

@@ -125,6 +125,9 @@ int hostset_connect(struct hostset *set, bool check_helper)
             rc = -1;
             continue;
         }
+        char boot[64];
+        if (hostside_uri(h->hs)->transport == HT_SSH && hostside_boot_id(h->hs, boot, sizeof(boot)) == 0)
+            hv_set_host_boot_id(h->hv, boot);
         if (!h->uri[0])
             snprintf(h->label, sizeof(h->label), "%s", hostside_uri(h->hs)->label[0] &&
                      strcmp(hostside_uri(h->hs)->label, "local") != 0 ? hostside_uri(h->hs)->label

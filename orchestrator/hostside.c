@@ -306,3 +306,31 @@ long long hostside_free_bytes(struct hostside *h, const char *path)
     }
     return remote_count(h, "df", path, "free_bytes");
 }
+
+int hostside_boot_id(struct hostside *h, char *buf, size_t len)
+{
+    if (!h || h->u.transport == HT_LOCAL) {
+        char *text = textfile_read("/proc/sys/kernel/random/boot_id");
+        int rc = -1;
+        if (text) {
+            text[strcspn(text, "\n")] = '\0';
+            rc = text[0] && strlen(text) < len ? 0 : -1;
+            if (rc == 0)
+                snprintf(buf, len, "%s", text);
+        }
+        free(text);
+        return rc;
+    }
+    if (h->u.transport == HT_NONE)
+        return -1;
+    const char *args[] = {"version", NULL};
+    json_object *r = hostside_call(h, args, 120);
+    int rc = r ? hostside_reply_string(r, "boot_id", buf, len) : -1;
+    if (r && (rc < 0 || !buf[0] || strspn(buf, "0123456789abcdef-") != strlen(buf))) {
+        log_warn("The reply of vbed host version on '%s' has no valid 'boot_id' (an older helper?).",
+                 h->u.label);
+        rc = -1;
+    }
+    json_object_put(r);
+    return rc;
+}

@@ -46,6 +46,9 @@ int hostside_diskstats(struct hostside *h, const char *path, unsigned *major, un
 /* The helper's version string; *drop_caches (may be NULL): whether that host
  * lets vbed drop its page cache. */
 int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches);
+/* The boot id of h's host (/proc/sys/kernel/random/boot_id; h NULL: this
+ * machine); -1 if unknown (a host without a shell transport, an old helper). */
+int hostside_boot_id(struct hostside *h, char *buf, size_t len);
 /* Free bytes where path is (or would be made). */
 long long hostside_free_bytes(struct hostside *h, const char *path);
 

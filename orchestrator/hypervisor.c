@@ -18,6 +18,7 @@ struct hv {
     virConnectPtr conn;
     struct hv_info info;
     bool test_driver;
+    char host_boot[64]; /* the remote host's boot id, "" unknown */
 };
 
 /* The message of the last libvirt error raised in this thread. libvirt's
@@ -280,10 +281,18 @@ int hv_remove_domain(struct hv *hv, const char *name)
     return 0;
 }
 
+void hv_set_host_boot_id(struct hv *hv, const char *boot_id)
+{
+    snprintf(hv->host_boot, sizeof(hv->host_boot), "%s", boot_id);
+}
+
 static void probe_key(const struct hv *hv, char *buf, size_t len)
 {
-    /* the URI without its query: a keyfile= or no_verify= names no other host */
-    snprintf(buf, len, "libvirt %.*s %s", (int)strcspn(hv->info.uri, "?"), hv->info.uri, hv->info.hostname);
+    /* the URI without its query: a keyfile= or no_verify= names no other
+     * host; a remote host's boot id: its reboot makes the verdict stale
+     * (the cache itself is keyed by this machine's boot) */
+    snprintf(buf, len, "libvirt %.*s %s%s%s", (int)strcspn(hv->info.uri, "?"), hv->info.uri,
+             hv->info.hostname, hv->host_boot[0] ? " boot " : "", hv->host_boot);
 }
 
 int hv_kvm_probed(struct hv *hv)

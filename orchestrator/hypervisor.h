@@ -66,6 +66,10 @@ int hv_domain_active(struct hv *hv, const char *name);
 /* Destroy and undefine a domain by name; 0 if it is gone afterwards. */
 int hv_remove_domain(struct hv *hv, const char *name);
 
+/* The boot id of a remote host (hostside_boot_id): a KVM probe's verdict
+ * there is kept for that boot only. Without it, for this machine's boot. */
+void hv_set_host_boot_id(struct hv *hv, const char *boot_id);
+
 /* The domain type to use for virt_type (VIRT_AUTO, VIRT_KVM, VIRT_QEMU):
  * with auto, kvm only if the capabilities offer it AND a probe kernel boots
  * under it (accel.h; cached per connection and boot). *why explains. */
