@@ -8,6 +8,9 @@ t=$VBED_TEST_TMP
 expect_rc 0 "$VBED" host version
 printf '%s' "$out" | jq -e '.vbed_host == 1 and (.version | length > 0) and (.drop_caches | type == "boolean")' >/dev/null ||
   fail "version reply: $out"
+# this boot of the host: a remote host's KVM probe verdict holds for it only
+[ "$(printf '%s' "$out" | jq -r '.boot_id')" = "$(cat /proc/sys/kernel/random/boot_id)" ] ||
+  fail "version reply: boot_id is not this boot's: $out"
 
 head -c 65536 /dev/zero > "$t/file with 'quotes' and \$(x)"
 cat "$t/file with 'quotes' and \$(x)" >/dev/null
