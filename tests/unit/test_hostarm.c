@@ -241,6 +241,33 @@ static void start_refused(void **state)
     json_object_put(o);
 }
 
+/* hostarm_remote_start passes the arm's own h->dir as dir: a reply naming
+ * another directory must still be refused, and h must keep the directory
+ * asked for (the arm-stop after the refusal goes there, not elsewhere). */
+static void start_other_dir_in_place(void **state)
+{
+    (void)state;
+    json_object *o = start_reply("dir", "\"/var/lib/vbed/host/vbed-other1-host\"");
+    struct hostarm h = {0};
+    snprintf(h.dir, sizeof(h.dir), "%s", ARM);
+    h.pid = -1;
+    char why[256] = "";
+    assert_int_equal(hostarm_remote_read_start(o, h.dir, &h, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "another directory"));
+    assert_string_equal(h.dir, ARM);
+    assert_int_equal(h.pid, -1);
+    json_object_put(o);
+
+    /* any refusal leaves h as it was */
+    o = start_reply("pid", "0");
+    struct hostarm before = {0}, after = {0};
+    snprintf(before.dir, sizeof(before.dir), "%s", ARM);
+    after = before;
+    assert_int_equal(hostarm_remote_read_start(o, after.dir, &after, why, sizeof(why)), -1);
+    assert_memory_equal(&before, &after, sizeof(before));
+    json_object_put(o);
+}
+
 /* ---- hostarm_remote_read_status ---- */
 
 static void status_unknown(void **state)
@@ -356,6 +383,7 @@ int main(void)
         cmocka_unit_test(rows_limits),
         cmocka_unit_test(start_valid),
         cmocka_unit_test(start_refused),
+        cmocka_unit_test(start_other_dir_in_place),
         cmocka_unit_test(status_unknown),
         cmocka_unit_test(status_valid),
         cmocka_unit_test(dir_accepted),
