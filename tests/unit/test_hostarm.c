@@ -5,6 +5,7 @@
 
 #include "hostarm.h"
 #include "hostarm_remote.h"
+#include "hostside.h"
 #include "sql.h"
 
 #include <math.h>
@@ -268,6 +269,25 @@ static void start_other_dir_in_place(void **state)
     json_object_put(o);
 }
 
+/* fuzz_hostside found the same against the code before the fix: a real
+ * arm-start reply whose "dir" names another arm; kept as a reproducer */
+static void start_other_dir_fuzzed(void **state)
+{
+    (void)state;
+    char path[PATH_MAX], err[256], why[256] = "";
+    test_data_path(path, sizeof(path), "../fuzz/crashes/hostside-arm-start-other-dir");
+    char *crash = test_read_file(path);
+    assert_non_null(crash);
+    json_object *o = hostside_reply_parse(crash, err, sizeof(err));
+    assert_non_null(o);
+    struct hostarm h = {0};
+    snprintf(h.dir, sizeof(h.dir), "%s", "/tmp/vbed-fuzzseed/host/vbed-fuzz01-host");
+    assert_int_equal(hostarm_remote_read_start(o, h.dir, &h, why, sizeof(why)), -1);
+    assert_string_equal(h.dir, "/tmp/vbed-fuzzseed/host/vbed-fuzz01-host");
+    json_object_put(o);
+    free(crash);
+}
+
 /* ---- hostarm_remote_read_status ---- */
 
 static void status_unknown(void **state)
@@ -384,6 +404,7 @@ int main(void)
         cmocka_unit_test(start_valid),
         cmocka_unit_test(start_refused),
         cmocka_unit_test(start_other_dir_in_place),
+        cmocka_unit_test(start_other_dir_fuzzed),
         cmocka_unit_test(status_unknown),
         cmocka_unit_test(status_valid),
         cmocka_unit_test(dir_accepted),
