@@ -31,12 +31,15 @@ int hostarm_remote_read_start(json_object *reply, const char *dir, struct hostar
                  {"socket", offsetof(struct hostarm, socket)},
                  {"errlog", offsetof(struct hostarm, errlog)},
                  {"lua", offsetof(struct hostarm, lua)}};
+    /* read into a copy: dir may be h->dir itself (hostarm_remote_start
+     * passes it), and a refused reply leaves h as it was */
+    struct hostarm got = *h;
     for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-        if (reply_path(reply, paths[i].key, (char *)h + paths[i].off, PATH_MAX) < 0) {
+        if (reply_path(reply, paths[i].key, (char *)&got + paths[i].off, PATH_MAX) < 0) {
             snprintf(why, len, "no valid '%s' (an absolute path)", paths[i].key);
             return -1;
         }
-    if (strcmp(h->dir, dir) != 0) {
+    if (strcmp(got.dir, dir) != 0) {
         snprintf(why, len, "it names another directory than '%s'", dir);
         return -1;
     }
@@ -50,8 +53,8 @@ int hostarm_remote_read_start(json_object *reply, const char *dir, struct hostar
         snprintf(why, len, "no valid 'online_cpus'");
         return -1;
     }
-    if (hostside_reply_string(reply, "cpus", h->cpus, sizeof(h->cpus)) < 0 ||
-        strspn(h->cpus, "0123456789,-") != strlen(h->cpus)) {
+    if (hostside_reply_string(reply, "cpus", got.cpus, sizeof(got.cpus)) < 0 ||
+        strspn(got.cpus, "0123456789,-") != strlen(got.cpus)) {
         snprintf(why, len, "no valid 'cpus' (a cpuset list or \"\")");
         return -1;
     }
@@ -59,9 +62,10 @@ int hostarm_remote_read_start(json_object *reply, const char *dir, struct hostar
         snprintf(why, len, "no valid 'confined' (true or false)");
         return -1;
     }
-    h->pid = (pid_t)pid;
-    h->online_cpus = (long)online;
-    h->confined = json_object_get_boolean(c);
+    got.pid = (pid_t)pid;
+    got.online_cpus = (long)online;
+    got.confined = json_object_get_boolean(c);
+    *h = got;
     return 0;
 }
 

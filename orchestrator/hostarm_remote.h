@@ -21,7 +21,8 @@ int hostarm_remote_make_archive(struct hostarm *h, long long *bytes);
 /* ---- the reply of `vbed host arm-start`, checked (also for the fuzz target) ---- */
 
 /* Fill h's paths, pid, cpus and confinement from reply; the arm must be
- * dir. 0, or -1 with the first problem in why. */
+ * dir (which may be h->dir). 0, or -1 with the first problem in why and h
+ * left as it was. */
 int hostarm_remote_read_start(json_object *reply, const char *dir, struct hostarm *h, char *why,
                               size_t len);
 /* The figures of an arm-status reply (absent ones unknown). */

@@ -1,9 +1,13 @@
 /* fuzz_hostside.c: a reply of `vbed host` on another host (hostile input)
  * through hostside.c's reader, and the /proc text it carries through
- * layers.c's parsers, as hostside.c does with a real reply. */
+ * layers.c's parsers, as hostside.c does with a real reply; and the same
+ * reply read as a host arm's (hostarm_remote.c: arm-start, arm-status;
+ * sql.c: the rows of arm-sql). */
 #include "fuzz.h"
+#include "hostarm_remote.h"
 #include "hostside.h"
 #include "layers.h"
+#include "sql.h"
 
 #include <stdlib.h>
 
@@ -13,6 +17,39 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     fuzz_quiet();
     return 0;
+}
+
+/* the directory an arm-start is asked for (the seeds are real replies of
+ * `vbed host arm-start -- FUZZ_ARM`) */
+#define FUZZ_ARM "/tmp/vbed-fuzzseed/host/vbed-fuzz01-host"
+
+static void host_arm_replies(json_object *o)
+{
+    struct hostarm h = {0};
+    char why[256];
+    if (hostarm_remote_read_start(o, FUZZ_ARM, &h, why, sizeof(why)) == 0 && strcmp(h.dir, FUZZ_ARM) != 0)
+        abort(); /* accepted another arm */
+    /* as hostarm_remote_start calls it: with the arm's own h->dir */
+    memset(&h, 0, sizeof(h));
+    snprintf(h.dir, sizeof(h.dir), "%s", FUZZ_ARM);
+    hostarm_remote_read_start(o, h.dir, &h, why, sizeof(why));
+    if (strcmp(h.dir, FUZZ_ARM) != 0)
+        abort(); /* the arm's directory was replaced by the reply's */
+
+    struct hostarm_status st;
+    hostarm_remote_read_status(o, &st);
+
+    struct sql_result r;
+    if (sql_rows_from_reply(o, &r) == 0) {
+        /* every cell is there and is a string */
+        for (size_t i = 0; i < r.rows; i++)
+            for (size_t c = 0; c < r.cols; c++)
+                if (!sql_cell(&r, i, c) || strlen(sql_cell(&r, i, c)) > (16u << 20))
+                    abort();
+        sql_result_free(&r);
+    } else if (r.rows || r.cols || r.cells) {
+        abort(); /* refused, but not emptied */
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (t)
             layers_parse_diskstats(t, NULL, 254, 0, &ds);
         free(t);
+        host_arm_replies(o);
         json_object_put(o);
     }
     free(text);
