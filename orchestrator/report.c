@@ -485,6 +485,57 @@ static void notes_layers(struct report *r, size_t *cap)
         }
 }
 
+/* The host an arm ran on: labels.host of its headline samples ("" if none
+ * or unlabelled; "a,b" for a guest arm spread over hosts). */
+static const char *arm_host(const struct results_data *rd, const char *arm)
+{
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        const struct results_sample *s = &rd->samples[i];
+        if ((!strcmp(s->metric, "tps_arm") || !strcmp(s->metric, "mbps_arm")) && !strcmp(s->arm, arm))
+            return s->host;
+    }
+    return "";
+}
+
+/* Each arm's host arm to compare with: one on the same host if any ran there. */
+static void choose_host_refs(struct report *r, int *ref, bool *elsewhere)
+{
+    const struct results_data *rd = r->rd;
+    for (size_t a = 0; a < rd->n_arms; a++) {
+        ref[a] = r->host_arm;
+        elsewhere[a] = false;
+        const char *mine = arm_host(rd, rd->arms[a].name);
+        if (r->host_arm < 0 || !*mine)
+            continue;
+        bool found = false;
+        for (size_t h = 0; h < rd->n_arms && !found; h++)
+            if (!strcmp(rd->arms[h].kind, "host") && !strcmp(arm_host(rd, rd->arms[h].name), mine)) {
+                ref[a] = (int)h;
+                found = true;
+            }
+        const char *theirs = arm_host(rd, rd->arms[ref[a]].name);
+        elsewhere[a] = !found && *theirs && strcmp(theirs, mine) != 0;
+    }
+}
+
+static void note_host_elsewhere(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    if (!rd->n_variants)
+        return;
+    for (size_t a = 0; a < rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[0].cells[a];
+        if (!c->host_ref_elsewhere || (int)a == c->host_ref)
+            continue;
+        struct report_note *n = add_note(r, cap, NOTE_HOST_ELSEWHERE, INT_MAX - 1);
+        n->arm = rd->arms[a].name;
+        n->text = xasprintf("arm %s ran on %s; no host arm ran there, so it is compared with host "
+                            "arm %s on %s: its ratio and gap mix two hosts.",
+                            rd->arms[a].name, arm_host(rd, rd->arms[a].name),
+                            rd->arms[c->host_ref].name, arm_host(rd, rd->arms[c->host_ref].name));
+    }
+}
+
 static void collect_notes(struct report *r)
 {
     const struct results_data *rd = r->rd;
@@ -503,6 +554,7 @@ static void collect_notes(struct report *r)
     notes_fits(r, &cap);
     note_not_run(r, &cap);
     notes_layers(r, &cap);
+    note_host_elsewhere(r, &cap);
     if (rd->bad_lines) {
         struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);
         n->value = (double)rd->bad_lines;
@@ -637,6 +689,9 @@ struct report *report_build(const struct results_data *rd)
         if (r->first_guest_arm < 0 && !strcmp(rd->arms[a].kind, "guest"))
             r->first_guest_arm = (int)a;
     }
+    int *ref = xcalloc(rd->n_arms + 1, sizeof(*ref));
+    bool *elsewhere = xcalloc(rd->n_arms + 1, sizeof(*elsewhere));
+    choose_host_refs(r, ref, elsewhere);
     r->variants = xcalloc(rd->n_variants, sizeof(*r->variants));
     for (size_t v = 0; v < rd->n_variants; v++) {
         struct report_variant *rv = &r->variants[v];
@@ -648,9 +703,11 @@ struct report *report_build(const struct results_data *rd)
         }
         for (size_t a = 0; a < rd->n_arms; a++) {
             struct report_cell *c = &rv->cells[a];
-            c->ratio_host = r->host_arm < 0
+            c->host_ref = ref[a];
+            c->host_ref_elsewhere = elsewhere[a];
+            c->ratio_host = c->host_ref < 0 || c->host_ref == (int)a
                                 ? NAN
-                                : ratio_of(c, &rv->cells[r->host_arm], &c->ratio_host_per_guest);
+                                : ratio_of(c, &rv->cells[c->host_ref], &c->ratio_host_per_guest);
             c->ratio_first_guest = NAN;
             if (r->first_guest_arm >= 0 && (int)a > r->first_guest_arm &&
                 !strcmp(c->arm->kind, "guest"))
@@ -666,12 +723,14 @@ struct report *report_build(const struct results_data *rd)
         }
         for (size_t a = 0; a < rd->n_arms; a++) {
             struct report_cell *c = &rv->cells[a];
-            if (r->host_arm >= 0 && c->layers.guest)
-                gap_split(&c->layers, &rv->cells[r->host_arm].layers, &c->gap);
+            if (c->host_ref >= 0 && c->layers.guest)
+                gap_split(&c->layers, &rv->cells[c->host_ref].layers, &c->gap);
             else
                 gap_split_clear(&c->gap);
         }
     }
+    free(ref);
+    free(elsewhere);
     build_scaling(r);
     collect_notes(r);
     return r;
@@ -715,9 +774,11 @@ void report_ratios_text(const struct report *r, size_t variant, char *buf, size_
     size_t used = 0;
     buf[0] = '\0';
     for (int pass = 0; pass < 2; pass++) {
-        int ref = pass == 0 ? r->host_arm : r->first_guest_arm;
-        for (size_t a = 0; ref >= 0 && a < r->rd->n_arms; a++) {
+        for (size_t a = 0; a < r->rd->n_arms; a++) {
             const struct report_cell *c = &rv->cells[a];
+            int ref = pass == 0 ? c->host_ref : r->first_guest_arm;
+            if (ref < 0)
+                continue;
             double v = pass == 0 ? c->ratio_host : c->ratio_first_guest;
             bool per = pass == 0 ? c->ratio_host_per_guest : c->ratio_first_guest_per_guest;
             if (isnan(v) || used >= len)

@@ -46,7 +46,11 @@ struct report_cell {
     int guests; /* the runs' config.guests (1 for a host arm); else the guests seen; 0 unknown */
     /* ratios of mean TPS per guest (equal to the aggregate ratio when both
      * arms have the same number of guests: then *_per_guest is false) */
-    double ratio_host;        /* / the host arm; NAN if not applicable */
+    /* the host arm it is compared with: the first one that ran on its host,
+     * else the first host arm (host_ref_elsewhere); -1 if none */
+    int host_ref;
+    bool host_ref_elsewhere;
+    double ratio_host;        /* / that host arm; NAN if not applicable */
     bool ratio_host_per_guest;
     double ratio_first_guest; /* / the first guest arm; NAN if not applicable */
     bool ratio_first_guest_per_guest;
@@ -90,7 +94,8 @@ enum report_note_kind {
     NOTE_FITS,
     NOTE_NOT_RUN,
     NOTE_SKIPPED_LINES,
-    NOTE_LAYERS /* counters of an arm's layers that do not fit together */
+    NOTE_LAYERS, /* counters of an arm's layers that do not fit together */
+    NOTE_HOST_ELSEWHERE /* an arm compared with a host arm that ran on another host */
 };
 
 struct report_note {

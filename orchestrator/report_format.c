@@ -283,7 +283,7 @@ struct report_table *report_gap_table(const struct report *r, size_t variant)
         char loss[32], d[32], p[GAP_PARTS][64], res[64];
         const char *row[] = {
             c->arm->name,
-            r->rd->arms[r->host_arm].name,
+            r->rd->arms[c->host_ref].name,
             na_human(loss, sizeof(loss), "%.1f %%", 100 * s->loss),
             na_human(d, sizeof(d), "%.2f ms", 1000 * s->delta),
             part_human(p[GAP_CPU_VIRT], 64, s, s->part[GAP_CPU_VIRT]),
@@ -304,7 +304,7 @@ void report_gap_text(const struct report *r, size_t variant, char *buf, size_t l
     for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
         const struct report_cell *c = &r->variants[variant].cells[a];
         char line[2048];
-        gap_sentence(&c->gap, c->arm->name, r->host_arm >= 0 ? r->rd->arms[r->host_arm].name : "",
+        gap_sentence(&c->gap, c->arm->name, c->host_ref >= 0 ? r->rd->arms[c->host_ref].name : "",
                      line, sizeof(line));
         if (*line)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
@@ -509,7 +509,7 @@ static struct json_object *jgap(const struct report *r, const struct report_cell
     if (!s->valid)
         return NULL;
     struct json_object *o = json_object_new_object(), *parts = json_object_new_object();
-    const char *host = r->rd->arms[r->host_arm].name;
+    const char *host = r->rd->arms[c->host_ref].name;
     json_object_object_add(o, "vs", json_object_new_string(host));
     json_object_object_add(o, "loss", jnum(s->loss));
     json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
@@ -529,7 +529,7 @@ static void print_json(const struct report *r, FILE *out)
     const struct results_data *rd = r->rd;
     static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
                                         "run_status", "fits", "not_run", "skipped_lines",
-                                        "layers"};
+                                        "layers", "host_elsewhere"};
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();
     const char *warn = report_accel_warning(r);
@@ -565,7 +565,7 @@ static void print_json(const struct report *r, FILE *out)
             }
             json_object_array_add(arms, jc);
             for (int pass = 0; pass < 2; pass++) {
-                int ref = pass == 0 ? r->host_arm : r->first_guest_arm;
+                int ref = pass == 0 ? c->host_ref : r->first_guest_arm;
                 double val = pass == 0 ? c->ratio_host : c->ratio_first_guest;
                 if (isnan(val))
                     continue;

@@ -129,6 +129,12 @@ done
 bare=$(ls -d "$r"/runs/*-there_bare/host)
 grep -q "transactions:" "$bare/sysbench-measure.out" || fail "the remote host arm's sysbench log did not come back"
 grep -q "mariadbd" "$bare/mysqld.err" 2>/dev/null || grep -q "MariaDB" "$bare/mysqld.err" || fail "the remote host arm's error log did not come back"
+# the report compares a guest arm with the host arm of its own host, and
+# says so when none ran there
+expect_rc 0 "$VBED" report "$r"
+contains "$out" "there/there_bare" || fail "report: [there] is not compared with the host arm of its host"
+contains "$out" "arm here ran on qemu:///system; no host arm ran there, so it is compared with host arm there_bare on $label" ||
+  fail "report: the comparison of [here] with another host's host arm is not flagged"
 missing=$(jq -c 'select(.labels.host == null or .labels.host == "")' "$s" | head -n 3)
 [ -z "$missing" ] || fail "samples without a host: $missing"
 

@@ -76,6 +76,38 @@ static void golden_outputs(void **state)
  * regenerated blindly). tps_arm of the host runs 1, 5, 9: 592.565,
  * 615.717, 604.793; mean 604.358333, sd 11.582119, CI half 28.771578
  * (mpmath, see test_stats.c). */
+/* Host arms on two hosts (two-hosts-layers: quickstart-layers with host
+ * and guest on hostb, tuned and a second host arm bare_a on this machine):
+ * each guest arm is compared with the host arm of its own host. */
+static void host_arm_of_the_same_host(void **state)
+{
+    (void)state;
+    struct results_data *rd = load("two-hosts-layers");
+    struct report *r = report_build(rd);
+    assert_int_equal(rd->n_arms, 4);
+    assert_string_equal(rd->arms[3].name, "bare_a");
+    const struct report_cell *host = &r->variants[0].cells[0], *guest = &r->variants[0].cells[1],
+                             *tuned = &r->variants[0].cells[2], *bare = &r->variants[0].cells[3];
+    assert_int_equal(guest->host_ref, 0);
+    assert_int_equal(tuned->host_ref, 3);
+    assert_false(guest->host_ref_elsewhere);
+    assert_false(tuned->host_ref_elsewhere);
+    assert_near(tuned->ratio_host, tuned->tps_stats.mean / bare->tps_stats.mean, 1e-9);
+    assert_near(guest->ratio_host, guest->per_guest_stats.mean / host->tps_stats.mean, 1e-9);
+    /* host arms on different hosts are not put in a ratio */
+    assert_true(isnan(bare->ratio_host));
+    assert_true(isnan(host->ratio_host));
+    assert_true(tuned->gap.valid);
+    for (size_t i = 0; i < r->n_notes; i++)
+        assert_int_not_equal(r->notes[i].kind, NOTE_HOST_ELSEWHERE);
+    char *table = render(r, REPORT_TABLE);
+    assert_non_null(strstr(table, "tuned/bare_a"));
+    assert_null(strstr(table, "tuned/host "));
+    free(table);
+    report_free(r);
+    results_data_free(rd);
+}
+
 static void facts(void **state)
 {
     (void)state;
@@ -440,6 +472,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_outputs),  cmocka_unit_test(facts),
+        cmocka_unit_test(host_arm_of_the_same_host),
         cmocka_unit_test(summary_written), cmocka_unit_test(interrupted_run),
         cmocka_unit_test(bad_lines),       cmocka_unit_test(unreadable_dirs),
         cmocka_unit_test(formats),         cmocka_unit_test(fair_ratios), cmocka_unit_test(no_ratio_across_units),
