@@ -52,14 +52,14 @@ void cmd_host_usage(FILE *out)
                  "object (arm-exec: the program's output); vbed reads it as untrusted input.\n");
 }
 
-static int reply(json_object *o)
+int cmd_host_reply(json_object *o)
 {
     printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
     json_object_put(o);
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 
-static json_object *new_reply(void)
+json_object *cmd_host_reply_new(void)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "vbed_host", json_object_new_int(HOSTSIDE_PROTOCOL));
@@ -73,10 +73,10 @@ static int host_text(const char *key, const char *path)
         log_error("Cannot read '%s': %s", path, strerror(errno));
         return EXIT_FAILED;
     }
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     json_object_object_add(o, key, json_object_new_string(text));
     free(text);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
@@ -103,14 +103,14 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
     const char *path = path_cmd ? argv[rest] : NULL;
     json_object *o;
     if (strcmp(what, "version") == 0) {
-        o = new_reply();
+        o = cmd_host_reply_new();
         json_object_object_add(o, "version", json_object_new_string(VBED_VERSION));
         json_object_object_add(o, "drop_caches",
                                json_object_new_boolean(access("/proc/sys/vm/drop_caches", W_OK) == 0));
         char boot[64];
         if (hostside_boot_id(NULL, boot, sizeof(boot)) == 0)
             json_object_object_add(o, "boot_id", json_object_new_string(boot));
-        return reply(o);
+        return cmd_host_reply(o);
     }
     if (strcmp(what, "df") == 0) {
         char probe[PATH_MAX];
@@ -127,17 +127,17 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
             }
             *slash = '\0';
         }
-        o = new_reply();
+        o = cmd_host_reply_new();
         json_object_object_add(o, "path", json_object_new_string(path));
         json_object_object_add(o, "free_bytes", json_object_new_int64((int64_t)sv.f_bavail * (int64_t)sv.f_frsize));
-        return reply(o);
+        return cmd_host_reply(o);
     }
     if (strcmp(what, "drop-caches") == 0) {
         if (hostcache_drop() < 0)
             return EXIT_ENV;
-        o = new_reply();
+        o = cmd_host_reply_new();
         json_object_object_add(o, "dropped", json_object_new_boolean(1));
-        return reply(o);
+        return cmd_host_reply(o);
     }
     if (strcmp(what, "meminfo") == 0)
         return host_text("meminfo", "/proc/meminfo");
@@ -145,10 +145,10 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
         long long b = hostcache_resident(path);
         if (b < 0)
             return EXIT_FAILED;
-        o = new_reply();
+        o = cmd_host_reply_new();
         json_object_object_add(o, "path", json_object_new_string(path));
         json_object_object_add(o, "bytes", json_object_new_int64(b));
-        return reply(o);
+        return cmd_host_reply(o);
     }
     if (strcmp(what, "diskstats") == 0) {
         struct stat st;
@@ -161,12 +161,12 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
             log_error("Cannot read /proc/diskstats: %s", strerror(errno));
             return EXIT_FAILED;
         }
-        o = new_reply();
+        o = cmd_host_reply_new();
         json_object_object_add(o, "major", json_object_new_int64(major(st.st_dev)));
         json_object_object_add(o, "minor", json_object_new_int64(minor(st.st_dev)));
         json_object_object_add(o, "diskstats", json_object_new_string(text));
         free(text);
-        return reply(o);
+        return cmd_host_reply(o);
     }
     log_error("vbed host: unknown request '%s' (version, drop-caches, meminfo, resident, diskstats, df)",
               what);

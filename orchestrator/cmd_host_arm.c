@@ -36,20 +36,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static int reply(json_object *o)
-{
-    printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-    json_object_put(o);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
-}
-
-static json_object *new_reply(void)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "vbed_host", json_object_new_int(HOSTSIDE_PROTOCOL));
-    return o;
-}
-
 static void add_str(json_object *o, const char *key, const char *v)
 {
     json_object_object_add(o, key, json_object_new_string(v));
@@ -124,7 +110,7 @@ static int arm_start(int argc, char **argv, int *i)
         hostarm_stop(h, NULL);
         return EXIT_FAILED;
     }
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     add_str(o, "dir", h->dir);
     add_str(o, "datadir", h->datadir);
     add_str(o, "socket", h->socket);
@@ -136,7 +122,7 @@ static int arm_start(int argc, char **argv, int *i)
     add_count(o, "online_cpus", (double)h->online_cpus);
     /* mariadbd runs on without this process: let go of it, stop nothing */
     hostarm_detach(h);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 static int arm_sql(const char *dir, int n, char **stmts)
@@ -169,9 +155,9 @@ static int arm_sql(const char *dir, int n, char **stmts)
         json_object_array_add(rows, row);
     }
     sql_result_free(&r);
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     json_object_object_add(o, "rows", rows);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 static double children_cpu_s(void)
@@ -217,7 +203,7 @@ static int arm_status(const char *dir)
     struct hostarm_status st;
     hostarm_status(h, &st);
     hostarm_detach(h);
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     if (st.server_cpu_s >= 0)
         add_count(o, "server_cpu_us", st.server_cpu_s * 1e6);
     add_count(o, "programs_cpu_us", st.programs_cpu_s * 1e6);
@@ -225,7 +211,7 @@ static int arm_status(const char *dir)
     add_count(o, "write_bytes", st.write_bytes);
     if (st.resident_bytes >= 0)
         add_count(o, "resident_bytes", (double)st.resident_bytes);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 static int arm_file(const char *dir, const char *name)
@@ -246,10 +232,10 @@ static int arm_file(const char *dir, const char *name)
         return EXIT_FAILED;
     }
     size_t len = strlen(text), max = 1u << 20;
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     add_str(o, "text", len > max ? text + len - max : text);
     free(text);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 static int arm_archive(const char *dir)
@@ -262,9 +248,9 @@ static int arm_archive(const char *dir)
     hostarm_detach(h);
     if (rc < 0)
         return EXIT_FAILED;
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     add_count(o, "bytes", (double)bytes);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 static int arm_stop(const char *dir)
@@ -285,9 +271,9 @@ static int arm_stop(const char *dir)
             return EXIT_FAILED;
         }
     }
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     json_object_object_add(o, "stopped", json_object_new_boolean(there));
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 static int arm_list(const char *base)
@@ -304,9 +290,9 @@ static int arm_list(const char *base)
     }
     if (d)
         closedir(d);
-    json_object *o = new_reply();
+    json_object *o = cmd_host_reply_new();
     json_object_object_add(o, "arms", arms);
-    return reply(o);
+    return cmd_host_reply(o);
 }
 
 int cmd_host_arm(const char *what, int argc, char **argv)

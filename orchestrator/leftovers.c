@@ -253,6 +253,22 @@ void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, stru
     storage_free_names(c.active, c.n_active);
 }
 
+/* A host arm of session id may go: its session is this machine's and dead.
+ * Otherwise counted as kept (alive or unknown) or foreign. */
+static bool arm_of_dead_session(const char *id, struct leftovers *out)
+{
+    enum session_state st = session_state(id);
+    if (st == SESSION_ALIVE || st == SESSION_UNKNOWN) {
+        out->kept++;
+        return false;
+    }
+    if (st == SESSION_FOREIGN) {
+        out->foreign++;
+        return false;
+    }
+    return true;
+}
+
 static void remove_cgroups(const char *name, bool dry_run)
 {
     static const char *const roots[] = {"/sys/fs/cgroup", "/sys/fs/cgroup/memory",
@@ -283,15 +299,8 @@ void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *
             continue;
         /* the directory is on this machine: no record (from before records)
          * or a dead session's record lets it go */
-        enum session_state st = session_state(id);
-        if (st == SESSION_ALIVE || st == SESSION_UNKNOWN) {
-            out->kept++;
+        if (!arm_of_dead_session(id, out))
             continue;
-        }
-        if (st == SESSION_FOREIGN) {
-            out->foreign++;
-            continue;
-        }
         path_join(dir, sizeof(dir), base, de->d_name);
         pid_t pid = hostarm_mariadbd(dir);
         if (dry_run) {
@@ -348,15 +357,8 @@ void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir, bool
         if (!ok)
             continue; /* not a name vbed gives: never sent back */
         /* the sessions are this machine's: it decides, the host acts */
-        enum session_state st = session_state(id);
-        if (st == SESSION_ALIVE || st == SESSION_UNKNOWN) {
-            out->kept++;
+        if (!arm_of_dead_session(id, out))
             continue;
-        }
-        if (st == SESSION_FOREIGN) {
-            out->foreign++;
-            continue;
-        }
         path_join(dir, sizeof(dir), base, name);
         if (dry_run) {
             printf("would stop and remove host arm %s on %s\n", dir, hostside_uri(hs)->label);
