@@ -9,6 +9,7 @@
  *                        its nearest existing parent: where a pool will be made)
  *   drop-caches          {"vbed_host":1,"dropped":true}   (sync; echo 3 > drop_caches)
  *   meminfo              {"vbed_host":1,"meminfo":"<text of /proc/meminfo>"}
+ *   stat                 {"vbed_host":1,"stat":"<text of /proc/stat>","clk_tck":N}
  *   resident [--] PATH   {"vbed_host":1,"path":"...","bytes":N}   (mincore)
  *   diskstats [--] PATH  {"vbed_host":1,"major":M,"minor":m,"diskstats":"<text>"}
  *   arm-...              a host arm on this host (cmd_host_arm.c)
@@ -41,12 +42,12 @@
 
 void cmd_host_usage(FILE *out)
 {
-    fprintf(out, "usage: vbed host version|drop-caches|meminfo|resident PATH|diskstats PATH|df PATH\n"
+    fprintf(out, "usage: vbed host version|drop-caches|meminfo|stat|resident PATH|diskstats PATH|df PATH\n"
                  "       vbed host arm-start|arm-sql|arm-exec|arm-status|arm-file|arm-archive|arm-stop|"
                  "arm-list [OPTIONS] -- DIR ...\n\n"
                  "The helper vbed runs on a hypervisor host over ssh (qemu+ssh:// URIs) for what\n"
                  "libvirt does not offer: drop the page cache, page-cache residency of a file,\n"
-                 "/proc/meminfo, /proc/diskstats of the device under a path, free space at a\n"
+                 "/proc/meminfo, /proc/stat, /proc/diskstats of the device under a path, free space at a\n"
                  "path; and a host arm's private mariadbd on that host (arm-*: start it, run\n"
                  "queries and programs in it, read its figures, stop it). Prints one JSON\n"
                  "object (arm-exec: the program's output); vbed reads it as untrusted input.\n");
@@ -141,6 +142,18 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (strcmp(what, "meminfo") == 0)
         return host_text("meminfo", "/proc/meminfo");
+    if (strcmp(what, "stat") == 0) {
+        char *text = textfile_read("/proc/stat");
+        if (!text) {
+            log_error("Cannot read /proc/stat: %s", strerror(errno));
+            return EXIT_FAILED;
+        }
+        o = cmd_host_reply_new();
+        json_object_object_add(o, "stat", json_object_new_string(text));
+        json_object_object_add(o, "clk_tck", json_object_new_int64(sysconf(_SC_CLK_TCK)));
+        free(text);
+        return cmd_host_reply(o);
+    }
     if (strcmp(what, "resident") == 0) {
         long long b = hostcache_resident(path);
         if (b < 0)
@@ -168,7 +181,8 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
         free(text);
         return cmd_host_reply(o);
     }
-    log_error("vbed host: unknown request '%s' (version, drop-caches, meminfo, resident, diskstats, df)",
+    log_error("vbed host: unknown request '%s' (version, drop-caches, meminfo, stat, resident, "
+              "diskstats, df, arm-...)",
               what);
     return EXIT_USAGE;
 }

@@ -276,20 +276,19 @@ static int measure(struct experiment *e, struct measured *m)
     int rc = phase_each(e, m, counters_before, false);
     if (rc == 0) {
         phase_residency(e, "before");
-        struct cpu_times h0, h1;
-        bool host_ok = phase_all_local(e) && noise_read_host(&h0) == 0;
-        double run0 = phase_run_cpu_s(e);
+        struct host_noise *noise = xcalloc(e->n, sizeof(*noise));
+        size_t n_noise = phase_noise_begin(e, noise);
         double cpu0 = noise_cpu_self_s();
         rc = phase_each(e, m, e->ops->measure, true);
         e->cpu_measure_s = noise_cpu_self_s() - cpu0;
-        double run1 = phase_run_cpu_s(e);
-        host_ok = host_ok && noise_read_host(&h1) == 0;
+        phase_noise_end(e, noise, n_noise);
         samples_add(e->samples, "vbed_cpu_s", e->cpu_measure_s, "s", 0, NULL, 0, NULL);
         phase_residency(e, "after");
         /* also when a target failed: the others' counters are still theirs */
         if (!signals_interrupted() && phase_each(e, m, counters_after, false) < 0)
             rc = -1;
-        phase_noise_samples(e, m, host_ok, &h0, &h1, run0, run1);
+        phase_noise_samples(e, m, noise, n_noise);
+        free(noise);
     }
 
     return e->ops->record(e, m, rc);
@@ -333,14 +332,6 @@ static int collect_one(struct job *j)
     const char *log = j->t->host ? j->t->host->errlog : "/var/log/mysql/error.log";
     target_fetch(j->t, log, "mysqld.err");
     return 0;
-}
-
-bool phase_all_local(const struct experiment *e)
-{
-    for (size_t i = 0; i < e->n; i++)
-        if (e->t[i].hs && hostside_uri(e->t[i].hs)->transport != HT_LOCAL)
-            return false;
-    return true;
 }
 
 bool phase_first_of_host(const struct experiment *e, size_t i)

@@ -4,6 +4,7 @@
 #include "hostcache.h"
 #include "layers.h"
 #include "log.h"
+#include "noise.h"
 #include "shquote.h"
 #include "spawn.h"
 #include "textfile.h"
@@ -331,6 +332,32 @@ int hostside_boot_id(struct hostside *h, char *buf, size_t len)
                  h->u.label);
         rc = -1;
     }
+    json_object_put(r);
+    return rc;
+}
+
+int hostside_parse_stat_reply(json_object *r, struct cpu_times *c)
+{
+    long long tck;
+    char *text = hostside_reply_text(r, "stat");
+    int rc = text && hostside_reply_uint(r, "clk_tck", &tck) == 0 && tck > 0 && tck <= 1000000
+                 ? noise_parse_proc_stat(text, (long)tck, c)
+                 : -1;
+    free(text);
+    return rc;
+}
+
+int hostside_proc_stat(struct hostside *h, struct cpu_times *c)
+{
+    if (h->u.transport == HT_LOCAL)
+        return noise_read_host(c);
+    if (h->u.transport == HT_NONE)
+        return unavailable(h, "read /proc/stat");
+    const char *args[] = {"stat", NULL};
+    json_object *r = hostside_call(h, args, 60);
+    int rc = r ? hostside_parse_stat_reply(r, c) : -1;
+    if (r && rc < 0)
+        log_error("The reply of vbed host stat on '%s' holds no valid /proc/stat.", h->u.label);
     json_object_put(r);
     return rc;
 }

@@ -21,6 +21,7 @@
 #define VBED_HOSTSIDE_H
 
 #include "hosturi.h"
+#include "noise.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -46,6 +47,10 @@ int hostside_diskstats(struct hostside *h, const char *path, unsigned *major, un
 /* The helper's version string; *drop_caches (may be NULL): whether that host
  * lets vbed drop its page cache. */
 int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_caches);
+/* The aggregate CPU times of /proc/stat of h's host (noise.h). */
+int hostside_proc_stat(struct hostside *h, struct cpu_times *c);
+/* ... from a reply of `vbed host stat` (also for the fuzz target). */
+int hostside_parse_stat_reply(json_object *r, struct cpu_times *c);
 /* The boot id of h's host (/proc/sys/kernel/random/boot_id; h NULL: this
  * machine); -1 if unknown (a host without a shell transport, an old helper). */
 int hostside_boot_id(struct hostside *h, char *buf, size_t len);

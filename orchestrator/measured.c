@@ -53,13 +53,22 @@ void phase_residency(struct experiment *e, const char *when)
     }
 }
 
-/* CPU seconds of everything that is part of the run: the targets' servers
- * (guests' QEMU, the host arm's mariadbd), vbed and its children (the host
- * arm's sysbench); -1 if a target's is unknown */
-double phase_run_cpu_s(const struct experiment *e)
+static bool on_this_machine(const struct target *t)
 {
-    double sum = noise_self_cpu_s();
-    for (size_t i = 0; i < e->n; i++) {
+    return !t->hs || hostside_uri(t->hs)->transport == HT_LOCAL;
+}
+
+/* CPU seconds of the run's part on the host of target `first`: the servers
+ * of its targets (guests' QEMU, the host arm's mariadbd -- and on a remote
+ * host the programs the arm ran), and where vbed runs, vbed and its
+ * children (the local host arm's sysbench); -1 if a target's is unknown */
+static double run_cpu_s(const struct experiment *e, size_t first)
+{
+    const struct target *t0 = &e->t[first];
+    double sum = on_this_machine(t0) ? noise_self_cpu_s() : 0;
+    for (size_t i = first; i < e->n; i++) {
+        if (e->t[i].hs != t0->hs)
+            continue;
         double c = target_cpu_s(&e->t[i]);
         if (c < 0)
             return -1;
@@ -68,32 +77,70 @@ double phase_run_cpu_s(const struct experiment *e)
     return sum;
 }
 
-/* Steal and other processes' CPU over the measure phase, and each guest's
- * steal: samples, and a warning beyond the limits of verdicts.h. */
-void phase_noise_samples(struct experiment *e, const struct measured *m, bool host_ok,
-                          const struct cpu_times *h0, const struct cpu_times *h1, double run0,
-                          double run1)
+static int host_cpu_times(const struct target *t, struct cpu_times *c)
+{
+    if (on_this_machine(t))
+        return noise_read_host(c);
+    return hostside_available(t->hs) ? hostside_proc_stat(t->hs, c) : -1;
+}
+
+size_t phase_noise_begin(struct experiment *e, struct host_noise *noise)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        if (!phase_first_of_host(e, i))
+            continue;
+        struct host_noise *h = &noise[n++];
+        h->target = i;
+        h->ok = host_cpu_times(&e->t[i], &h->c0) == 0;
+        h->run0 = run_cpu_s(e, i);
+    }
+    return n;
+}
+
+void phase_noise_end(struct experiment *e, struct host_noise *noise, size_t n)
+{
+    /* the other way round: each host's window holds its run CPU readings */
+    for (size_t k = 0; k < n; k++) {
+        struct host_noise *h = &noise[k];
+        h->run1 = run_cpu_s(e, h->target);
+        h->ok = h->ok && host_cpu_times(&e->t[h->target], &h->c1) == 0;
+    }
+}
+
+/* Steal and other processes' CPU over the measure phase on each host of the
+ * run, and each guest's steal: samples, and a warning beyond the limits of
+ * verdicts.h. */
+void phase_noise_samples(struct experiment *e, const struct measured *m, const struct host_noise *noise,
+                         size_t n)
 {
     struct samples *s = e->samples;
-    if (host_ok) {
-        double steal = noise_steal_pct(h0, h1);
+    for (size_t k = 0; k < n; k++) {
+        const struct host_noise *h = &noise[k];
+        const struct target *t = &e->t[h->target];
+        if (!h->ok)
+            continue;
+        const char *on = on_this_machine(t) ? "" : t->host_label;
+        double steal = noise_steal_pct(&h->c0, &h->c1);
         if (!isnan(steal)) {
-            samples_add(s, "host_steal_pct", steal, "percent", 0, "/proc/stat", 0, NULL);
+            samples_add(s, "host_steal_pct", steal, "percent", 0, "/proc/stat", 0,
+                        phase_host_label(t, NULL));
             if (steal > VERDICT_HOST_STEAL_PCT)
-                log_warn("the host's CPUs lost %.1f%% of their time to steal during the measure "
-                         "phase (limit %.0f%%): another tenant of this machine was busy",
-                         steal, VERDICT_HOST_STEAL_PCT);
+                log_warn("the host's CPUs%s%s lost %.1f%% of their time to steal during the measure "
+                         "phase (limit %.0f%%): another tenant of that machine was busy",
+                         *on ? " on " : "", on, steal, VERDICT_HOST_STEAL_PCT);
         }
-        if (run0 >= 0 && run1 >= 0) {
-            double other = noise_other_cpu_pct(h0, h1, run1 - run0);
-            samples_add(s, "run_cpu_s", run1 - run0, "s", 0, NULL, 0, NULL);
-            if (!isnan(other)) {
-                samples_add(s, "host_other_cpu_pct", other, "percent", 0, "/proc/stat", 0, NULL);
-                if (other > VERDICT_HOST_OTHER_CPU_PCT)
-                    log_warn("processes that are not part of the run used %.1f%% of the host's "
-                             "CPU during the measure phase (limit %.0f%%)",
-                             other, VERDICT_HOST_OTHER_CPU_PCT);
-            }
+        if (h->run0 < 0 || h->run1 < 0)
+            continue;
+        double other = noise_other_cpu_pct(&h->c0, &h->c1, h->run1 - h->run0);
+        samples_add(s, "run_cpu_s", h->run1 - h->run0, "s", 0, NULL, 0, phase_host_label(t, NULL));
+        if (!isnan(other)) {
+            samples_add(s, "host_other_cpu_pct", other, "percent", 0, "/proc/stat", 0,
+                        phase_host_label(t, NULL));
+            if (other > VERDICT_HOST_OTHER_CPU_PCT)
+                log_warn("processes that are not part of the run used %.1f%% of the host's CPU%s%s "
+                         "during the measure phase (limit %.0f%%)",
+                         other, *on ? " on " : "", on, VERDICT_HOST_OTHER_CPU_PCT);
         }
     }
     for (size_t i = 0; i < e->n; i++) {

@@ -75,14 +75,23 @@ int phase_warmup(struct experiment *e, struct measured *m);
 
 /* measured.c: what a measure phase records. */
 void phase_residency(struct experiment *e, const char *when);
-double phase_run_cpu_s(const struct experiment *e);
-void phase_noise_samples(struct experiment *e, const struct measured *m, bool host_ok,
-                         const struct cpu_times *h0, const struct cpu_times *h1, double run0,
-                         double run1);
+/* The noise of each host of a run's targets over the measure phase: its
+ * CPU times (/proc/stat, read there: hostside.h) and the CPU of the run's
+ * part on it (its targets' servers; vbed and its children where vbed runs),
+ * before and after. One per host, indexed by its first target. */
+struct host_noise {
+    size_t target;        /* the first target on that host */
+    bool ok;              /* both readings of /proc/stat */
+    struct cpu_times c0, c1;
+    double run0, run1;    /* -1 unknown */
+};
+/* Fill noise (room for e->n) with the readings before; the count. */
+size_t phase_noise_begin(struct experiment *e, struct host_noise *noise);
+void phase_noise_end(struct experiment *e, struct host_noise *noise, size_t n);
+void phase_noise_samples(struct experiment *e, const struct measured *m, const struct host_noise *noise,
+                         size_t n);
 void phase_report_samples(struct experiment *e, const struct target *t, const struct measured *m);
 
-/* Every target runs on this machine (host-side /proc figures are its). */
-bool phase_all_local(const struct experiment *e);
 /* Target i is the first of the run's targets on its host. */
 bool phase_first_of_host(const struct experiment *e, size_t i);
 /* extra (or a new object) with label "host" = t's host, when it has one. */

@@ -21,6 +21,9 @@ printf '%s' "$out" | jq -e --arg p "$t/file with 'quotes' and \$(x)" '.path == $
 expect_rc 0 "$VBED" host meminfo
 printf '%s' "$out" | jq -re '.meminfo' | grep -q '^MemTotal:' || fail "meminfo reply holds no /proc/meminfo"
 
+expect_rc 0 "$VBED" host stat
+printf '%s' "$out" | jq -e '(.clk_tck > 0) and (.stat | startswith("cpu "))' >/dev/null || fail "stat reply: $out"
+
 expect_rc 0 "$VBED" host diskstats -- "$t"
 printf '%s' "$out" | jq -e '(.major | type == "number") and (.diskstats | length > 0)' >/dev/null ||
   fail "diskstats reply: $out"

@@ -129,6 +129,14 @@ done
 bare=$(ls -d "$r"/runs/*-there_bare/host)
 grep -q "transactions:" "$bare/sysbench-measure.out" || fail "the remote host arm's sysbench log did not come back"
 grep -q "mariadbd" "$bare/mysqld.err" 2>/dev/null || grep -q "MariaDB" "$bare/mysqld.err" || fail "the remote host arm's error log did not come back"
+# the noise of each run is its own host's: /proc/stat read there
+for arm_host in "here qemu:///system" "there $label" "there_bare $label"; do
+  set -- $arm_host
+  for m in host_steal_pct host_other_cpu_pct; do
+    jq -se --arg a "$1" --arg h "$2" --arg m "$m" 'map(select(.metric == $m and .labels.arm == $a and .labels.host == $h and (.value | type) == "number")) | length == 1' "$s" >/dev/null ||
+      fail "arm $1: no $m of its host $2"
+  done
+done
 # the report compares a guest arm with the host arm of its own host, and
 # says so when none ran there
 expect_rc 0 "$VBED" report "$r"

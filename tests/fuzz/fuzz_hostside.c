@@ -74,6 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (t)
             layers_parse_diskstats(t, NULL, 254, 0, &ds);
         free(t);
+        struct cpu_times ct;
+        hostside_parse_stat_reply(o, &ct);
         host_arm_replies(o);
         json_object_put(o);
     }

@@ -4,6 +4,7 @@
 #include "hostside.h"
 #include "hosturi.h"
 #include "keys.h"
+#include <math.h>
 
 static void transports(void **state)
 {
@@ -70,6 +71,33 @@ static void ssh_argv(void **state)
                                 "StrictHostKeyChecking=no|-o|UserKnownHostsFile=/kh|--|127.0.0.1|"
                                 "'vbed' 'host' 'version'");
     host_uri_free_argv(argv);
+}
+
+/* `vbed host stat`: /proc/stat of that host with its clock tick */
+static void stat_reply(void **state)
+{
+    (void)state;
+    char err[256];
+    struct cpu_times c;
+    json_object *o = hostside_reply_parse("{\"vbed_host\":1,\"clk_tck\":100,\"stat\":"
+                                          "\"cpu  100 0 50 800 10 0 0 40 0 0\\ncpu0 1 2 3 4\\n\"}",
+                                          err, sizeof(err));
+    assert_non_null(o);
+    assert_int_equal(hostside_parse_stat_reply(o, &c), 0);
+    assert_true(fabs(c.steal_s - 0.4) < 1e-9);
+    assert_true(fabs(c.total_s - 10.0) < 1e-9);
+    json_object_put(o);
+    const char *bad[] = {"{\"vbed_host\":1,\"stat\":\"cpu  1 2 3 4\"}",
+                         "{\"vbed_host\":1,\"clk_tck\":0,\"stat\":\"cpu  1 2 3 4\"}",
+                         "{\"vbed_host\":1,\"clk_tck\":100,\"stat\":\"intr 1 2 3\"}",
+                         "{\"vbed_host\":1,\"clk_tck\":100,\"stat\":7}",
+                         "{\"vbed_host\":1,\"clk_tck\":\"100\",\"stat\":\"cpu  1 2 3 4\"}", NULL};
+    for (size_t i = 0; bad[i]; i++) {
+        o = hostside_reply_parse(bad[i], err, sizeof(err));
+        assert_non_null(o);
+        assert_int_equal(hostside_parse_stat_reply(o, &c), -1);
+        json_object_put(o);
+    }
 }
 
 static void replies(void **state)
@@ -141,6 +169,7 @@ int main(void)
         cmocka_unit_test(refused),
         cmocka_unit_test(ssh_argv),
         cmocka_unit_test(replies),
+        cmocka_unit_test(stat_reply),
         cmocka_unit_test(hosts_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
