@@ -81,5 +81,19 @@ check_golden() {
   fi
 }
 
+# report_goldens NAME: the fixture tests/data/results/NAME copied to $res,
+# and `vbed report` of it in every format equal to its golden file
+# tests/data/report/NAME.<table|csv|json|md>.
+report_goldens() {
+  res=$VBED_TEST_TMP/$1
+  cp -r "tests/data/results/$1" "$res"
+  local f format ext
+  for f in table:table csv:csv json:json markdown:md; do
+    format=${f%%:*} ext=${f#*:}
+    expect_rc 0 "$VBED" report --no-html --format="$format" "$res"
+    check_golden "tests/data/report/$1.$ext" "$out"
+  done
+}
+
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }

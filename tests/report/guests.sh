@@ -8,15 +8,7 @@
 . "$VBED_SRC/tests/lib.sh"
 
 name=quickstart-guests
-golden=tests/data/report/$name
-res=$VBED_TEST_TMP/$name
-cp -r "tests/data/results/$name" "$res"
-
-for f in table:table csv:csv json:json markdown:md; do
-  format=${f%%:*} ext=${f#*:}
-  expect_rc 0 "$VBED" report --no-html --format="$format" "$res"
-  check_golden "$golden.$ext" "$out"
-done
+report_goldens $name
 
 expect_rc 0 "$VBED" report --no-html "$res"
 t=$out

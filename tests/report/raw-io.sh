@@ -6,15 +6,7 @@
 . "$VBED_SRC/tests/lib.sh"
 
 name=host-io-recorded
-golden=tests/data/report/$name
-res=$VBED_TEST_TMP/$name
-cp -r "tests/data/results/$name" "$res"
-
-for f in table:table csv:csv json:json markdown:md; do
-  format=${f%%:*} ext=${f#*:}
-  expect_rc 0 "$VBED" report --no-html --format="$format" "$res"
-  check_golden "$golden.$ext" "$out"
-done
+report_goldens $name
 expect_rc 0 "$VBED" report --no-html "$res"
 contains "$out" "MB/s is the arm's throughput per repeat for a raw I/O workload" || fail "no MB/s rule"
 case $out in *"TPS mean"*) fail "a raw I/O report speaks of TPS" ;; esac
