@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "hostarm.h"
 #include "log.h"
+#include "noise.h"
 #include "paths.h"
 #include "session.h"
 #include "textfile.h"
@@ -33,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 static void add_str(json_object *o, const char *key, const char *v)
@@ -101,8 +101,6 @@ static int arm_start(int argc, char **argv, int *i)
     const char *slash = strrchr(dir, '/');
     snprintf(base, sizeof(base), "%.*s", (int)(slash - dir), dir);
     path_join(lua_path, sizeof(lua_path), dir, "vbed_oltp.lua");
-    if (paths_mkdirs(base, 0755) < 0)
-        return EXIT_ENV;
     struct hostarm *h = hostarm_start(NULL, &l, mycnf, lua_path, base, slash + 1);
     if (!h)
         return EXIT_FAILED;
@@ -160,14 +158,6 @@ static int arm_sql(const char *dir, int n, char **stmts)
     return cmd_host_reply(o);
 }
 
-static double children_cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 /* exit codes of arm-exec when the program did not exit on its own */
 #define ARM_EXEC_NOT_RUN 125
 
@@ -188,9 +178,9 @@ static int arm_exec(const char *dir, int n, char **prog, const char *const *env)
         return ARM_EXEC_NOT_RUN;
     }
     hostarm_program_started(h, pid);
-    double cpu0 = children_cpu_s();
+    double cpu0 = noise_cpu_children_s();
     int rc = spawn_wait(pid, 0, prog[0]);
-    hostarm_program_ended(h, children_cpu_s() - cpu0);
+    hostarm_program_ended(h, noise_cpu_children_s() - cpu0);
     hostarm_detach(h);
     return rc >= 0 ? rc : ARM_EXEC_NOT_RUN;
 }

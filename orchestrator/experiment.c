@@ -177,7 +177,7 @@ int phase_sysbench_prepare(struct job *j)
 static void layers_host_of(struct target *t, struct layer_snapshot *s)
 {
     const char *path = t->host ? t->host->datadir : t->data_file[0] ? t->data_file : NULL;
-    if (!t->hs || hostside_uri(t->hs)->transport == HT_LOCAL) {
+    if (target_is_local(t)) {
         layers_host(path, s);
         return;
     }

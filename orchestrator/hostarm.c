@@ -150,7 +150,7 @@ static struct hostarm *start_here(const struct hostarm_limits *l, const char *my
     path_join(mark, sizeof(mark), h->dir, HOSTARM_MARK);
 
     paths_remove_tree(h->dir);
-    if (paths_mkdirs(h->datadir, 0750) < 0 || own_by_mysql(h->dir) < 0 ||
+    if (paths_mkdirs(base, 0755) < 0 || paths_mkdirs(h->datadir, 0750) < 0 || own_by_mysql(h->dir) < 0 ||
         own_by_mysql(h->datadir) < 0 || textfile_write_text(h->mycnf, mycnf) < 0 ||
         textfile_write_text(mark, "a vbed host arm: `vbed host arm-stop` removes it\n") < 0)
         goto fail;

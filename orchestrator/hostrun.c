@@ -27,8 +27,7 @@ int hostrun_execute(struct run *run)
     results_run_dir(r->res, run->seq, run->arm, "host", dir, sizeof(dir));
 
     struct hostside *hs = hostside_new(runner_host_arm_uri(r, cfg));
-    if (!hs || (hostside_uri(hs)->transport == HT_LOCAL && paths_mkdirs(base, 0755) < 0)) {
-        hostside_free(hs);
+    if (!hs) {
         free(mycnf);
         return -1;
     }

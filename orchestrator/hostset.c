@@ -94,6 +94,23 @@ struct hostset_host *hostset_guest_host(struct hostset *set, const struct run_co
     return &set->h[hostset_index(set, cfg, run_config_guest_host(cfg, n))];
 }
 
+/* The helper of an ssh host answers `vbed host version` (a warning if its
+ * version is not this vbed's); -1 after naming the host and its user. */
+static int helper_answers(struct hostside *hs, const char *label, const char *kind, const char *who)
+{
+    char version[64];
+    if (hostside_version(hs, version, sizeof(version), NULL) < 0) {
+        log_error("Cannot reach host '%s' (%s %s): vbed's helper ('vbed host', from PATH or "
+                  "$VBED_REMOTE_VBED) does not answer there over ssh.",
+                  label, kind, who);
+        return -1;
+    }
+    if (strcmp(version, VBED_VERSION) != 0)
+        log_warn("host '%s': its vbed helper is version %s, this vbed is %s", label, version,
+                 VBED_VERSION);
+    return 0;
+}
+
 int hostset_connect(struct hostset *set, bool check_helper)
 {
     int rc = 0;
@@ -137,17 +154,9 @@ int hostset_connect(struct hostset *set, bool check_helper)
                      "page-cache residency and /proc/meminfo of that host are not measured and are "
                      "recorded as unavailable",
                      h->label, h->arms, host_transport_name(hostside_uri(h->hs)->transport));
-        } else if (check_helper && hostside_uri(h->hs)->transport == HT_SSH) {
-            char version[64];
-            if (hostside_version(h->hs, version, sizeof(version), NULL) < 0) {
-                log_error("host '%s' (arm %s): vbed's helper ('vbed host', from PATH or "
-                          "$VBED_REMOTE_VBED) does not answer there over ssh.",
-                          h->label, h->arms);
-                rc = -1;
-            } else if (strcmp(version, VBED_VERSION) != 0) {
-                log_warn("host '%s': its vbed helper is version %s, this vbed is %s", h->label, version,
-                         VBED_VERSION);
-            }
+        } else if (check_helper && hostside_uri(h->hs)->transport == HT_SSH &&
+                   helper_answers(h->hs, h->label, "arm", h->arms) < 0) {
+            rc = -1;
         }
     }
     return rc;
@@ -279,16 +288,10 @@ int hostset_check_host_arms(const struct plan *p, const char *default_uri, FILE 
                       "run it on this machine or on a qemu+ssh:// host.", name, u->label);
             rc = -1;
         } else if (u->transport == HT_SSH && !seen) {
-            char version[64];
-            if (hostside_version(hs, version, sizeof(version), NULL) < 0) {
-                log_error("Cannot reach host '%s' (host arm [%s]): vbed's helper ('vbed host', "
-                          "from PATH or $VBED_REMOTE_VBED) does not answer there over ssh.",
-                          u->label, name);
+            char who[128];
+            snprintf(who, sizeof(who), "[%s]", name);
+            if (helper_answers(hs, u->label, "host arm", who) < 0)
                 rc = -1;
-            } else if (strcmp(version, VBED_VERSION) != 0) {
-                log_warn("host '%s': its vbed helper is version %s, this vbed is %s", u->label,
-                         version, VBED_VERSION);
-            }
         }
         hostside_free(hs);
     }

@@ -53,11 +53,6 @@ void phase_residency(struct experiment *e, const char *when)
     }
 }
 
-static bool on_this_machine(const struct target *t)
-{
-    return !t->hs || hostside_uri(t->hs)->transport == HT_LOCAL;
-}
-
 /* CPU seconds of the run's part on the host of target `first`: the servers
  * of its targets (guests' QEMU, the host arm's mariadbd -- and on a remote
  * host the programs the arm ran), and where vbed runs, vbed and its
@@ -65,7 +60,7 @@ static bool on_this_machine(const struct target *t)
 static double run_cpu_s(const struct experiment *e, size_t first)
 {
     const struct target *t0 = &e->t[first];
-    double sum = on_this_machine(t0) ? noise_self_cpu_s() : 0;
+    double sum = target_is_local(t0) ? noise_self_cpu_s() : 0;
     for (size_t i = first; i < e->n; i++) {
         if (e->t[i].hs != t0->hs)
             continue;
@@ -79,7 +74,7 @@ static double run_cpu_s(const struct experiment *e, size_t first)
 
 static int host_cpu_times(const struct target *t, struct cpu_times *c)
 {
-    if (on_this_machine(t))
+    if (target_is_local(t))
         return noise_read_host(c);
     return hostside_available(t->hs) ? hostside_proc_stat(t->hs, c) : -1;
 }
@@ -120,7 +115,7 @@ void phase_noise_samples(struct experiment *e, const struct measured *m, const s
         const struct target *t = &e->t[h->target];
         if (!h->ok)
             continue;
-        const char *on = on_this_machine(t) ? "" : t->host_label;
+        const char *on = target_is_local(t) ? "" : t->host_label;
         double steal = noise_steal_pct(&h->c0, &h->c1);
         if (!isnan(steal)) {
             samples_add(s, "host_steal_pct", steal, "percent", 0, "/proc/stat", 0,

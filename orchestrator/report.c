@@ -501,21 +501,23 @@ static const char *arm_host(const struct results_data *rd, const char *arm)
 static void choose_host_refs(struct report *r, int *ref, bool *elsewhere)
 {
     const struct results_data *rd = r->rd;
+    const char **host = xcalloc(rd->n_arms + 1, sizeof(*host));
+    for (size_t a = 0; a < rd->n_arms; a++)
+        host[a] = arm_host(rd, rd->arms[a].name);
     for (size_t a = 0; a < rd->n_arms; a++) {
         ref[a] = r->host_arm;
         elsewhere[a] = false;
-        const char *mine = arm_host(rd, rd->arms[a].name);
-        if (r->host_arm < 0 || !*mine)
+        if (r->host_arm < 0 || !*host[a])
             continue;
         bool found = false;
         for (size_t h = 0; h < rd->n_arms && !found; h++)
-            if (!strcmp(rd->arms[h].kind, "host") && !strcmp(arm_host(rd, rd->arms[h].name), mine)) {
+            if (!strcmp(rd->arms[h].kind, "host") && !strcmp(host[h], host[a])) {
                 ref[a] = (int)h;
                 found = true;
             }
-        const char *theirs = arm_host(rd, rd->arms[ref[a]].name);
-        elsewhere[a] = !found && *theirs && strcmp(theirs, mine) != 0;
+        elsewhere[a] = !found && *host[ref[a]] && strcmp(host[ref[a]], host[a]) != 0;
     }
+    free(host);
 }
 
 static void note_host_elsewhere(struct report *r, size_t *cap)

@@ -47,6 +47,11 @@ void target_for_host(struct target *t, struct hostarm *h, const char *dir)
     t->local_pid = -1;
 }
 
+bool target_is_local(const struct target *t)
+{
+    return !t->hs || hostside_uri(t->hs)->transport == HT_LOCAL;
+}
+
 void target_close(struct target *t)
 {
     if (t->dom)

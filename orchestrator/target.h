@@ -11,6 +11,7 @@
 
 #include <libvirt/libvirt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct target {
@@ -37,6 +38,10 @@ struct target {
 void target_for_guest(struct target *t, int n, virDomainPtr dom, const char *dir);
 void target_for_host(struct target *t, struct hostarm *h, const char *dir);
 void target_close(struct target *t);
+
+/* The target runs on the machine vbed runs on (its host-side figures are
+ * read here, not through `vbed host`). */
+bool target_is_local(const struct target *t);
 
 /* Start argv with env; its output goes to dir/out_name. -1 reported. */
 int target_start(struct target *t, const char *const argv[], const char *const env[],
