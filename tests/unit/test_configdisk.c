@@ -77,9 +77,65 @@ static void layout_env(void **state)
     free(buf);
 }
 
+/* run.env's names are the ones vbed-setup reads (its `get NAME` calls), no
+ * more and no fewer: a name one side adds and the other ignores fails here.
+ * (Run from the source tree, as tests/run-tests.sh does.) */
+static void names_vbed_setup_reads(void **state)
+{
+    (void)state;
+    char *script = NULL;
+    FILE *f = fopen("guest-images/debian-mariadb/files/usr/local/sbin/vbed-setup", "r");
+    assert_non_null(f);
+    size_t cap = 0;
+    ssize_t n = getdelim(&script, &cap, '\0', f);
+    fclose(f);
+    assert_true(n > 0);
+
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.workload = WL_SEQ_WRITE; /* every optional name */
+    cfg.data_disks = 2;
+    cfg.layout = LAYOUT_MD_RAID1;
+    void *buf;
+    size_t len;
+    assert_int_equal(configdisk_build(&cfg, "h", "", &buf, &len), 0);
+    /* the archive's first entry is run.env: names up to '=' at line starts */
+    char env[1024];
+    memcpy(env, (char *)buf + 512, sizeof(env) - 1); /* ustar: data after the 512-byte header */
+    env[sizeof(env) - 1] = '\0';
+    env[strcspn(env, "\0")] = '\0';
+    int names = 0;
+    for (char *line = env; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0')) {
+        char name[64], call[80];
+        size_t k = strcspn(line, "=");
+        assert_true(k > 0 && k < sizeof(name));
+        snprintf(name, sizeof(name), "%.*s", (int)k, line);
+        snprintf(call, sizeof(call), "$(get %s)", name);
+        if (!strstr(script, call))
+            fail_msg("run.env has %s, which vbed-setup never reads", name);
+        names++;
+    }
+    /* and every name the script reads is one run.env can hold */
+    int gets = 0;
+    for (const char *p = script; (p = strstr(p, "$(get ")); p++) {
+        char name[64];
+        assert_int_equal(sscanf(p + 6, "%63[A-Z_]", name), 1);
+        char line[80];
+        snprintf(line, sizeof(line), "%s=", name);
+        if (strncmp(env, line, strlen(line)) != 0 && !strstr(env, line))
+            fail_msg("vbed-setup reads %s, which run.env never holds", name);
+        gets++;
+    }
+    assert_int_equal(names, 8);
+    assert_true(gets >= names);
+    free(buf);
+    free(script);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(archive_contents),
-                                       cmocka_unit_test(layout_env)};
+                                       cmocka_unit_test(layout_env),
+                                       cmocka_unit_test(names_vbed_setup_reads)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
