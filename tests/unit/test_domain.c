@@ -3,6 +3,7 @@
  * tests/cli/domain-xml-validate.sh checks the same files with
  * virt-xml-validate. */
 #include "testutil.h"
+#include "disklayout.h"
 #include "domain.h"
 #include "keys.h"
 #include "layout.h"
@@ -130,6 +131,26 @@ static void pinned(void **state)
     free(xml);
 }
 
+/* The XML without line breaks and indentation (malloc'd) */
+static char *flatten(const char *xml)
+{
+    char *flat = xstrdup(xml);
+    char *o = flat;
+    for (const char *p = xml; *p; p++)
+        if (*p != '\n' && !(*p == ' ' && (p[1] == ' ' || p[1] == '<' || p == xml || p[-1] == '>')))
+            *o++ = *p;
+    *o = '\0';
+    return flat;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
 /* data_disks = 4: disk 1 stays vdb (serial vbed-data), the others follow the
  * configuration disk as vdd, vde, vdf, each with the arm's format, cache and io */
 static void four_data_disks(void **state)
@@ -159,25 +180,69 @@ static void four_data_disks(void **state)
         "bus=\"virtio\"/><serial>vbed-data-4</serial>",
         NULL};
     /* the facts, whitespace aside */
-    char *flat = xstrdup(xml);
-    char *o = flat;
-    for (const char *p = xml; *p; p++)
-        if (*p != '\n' && !(*p == ' ' && (p[1] == ' ' || p[1] == '<' || p == xml || p[-1] == '>')))
-            *o++ = *p;
-    *o = '\0';
+    char *flat = flatten(xml);
     for (size_t i = 0; want[i]; i++)
         if (!strstr(flat, want[i]))
             fail_msg("missing in the XML: %s", want[i]);
-    size_t n = 0;
-    for (const char *p = flat; (p = strstr(p, "cache=\"none\" io=\"native\"")); p++)
-        n++;
-    assert_int_equal(n, 4);
+    assert_int_equal(count(flat, "cache=\"none\" io=\"native\""), 4);
     free(flat);
     free(xml);
     /* one disk: no other data disk, the XML of before */
     cfg.data_disks = 1;
     layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
     assert_int_equal(g.n_more_data, 0);
+}
+
+/* Every layout at its minimum number of disks (the end-to-end test boots
+ * one layout per family; the rest of the matrix is here and in
+ * tests/cli/setup-layouts.sh): as many data disks as the layout needs,
+ * serials vbed-data, vbed-data-2 ... in order, each in the arm's format
+ * with its cache mode and I/O mode, beside the root and configuration disks. */
+static void every_layout(void **state)
+{
+    (void)state;
+    static const struct {
+        int cache, format;
+        const char *driver;
+    } arms[] = {{CACHE_NONE, FORMAT_RAW, "type=\"raw\" cache=\"none\" io=\"native\""},
+                {CACHE_WRITEBACK, FORMAT_QCOW2, "type=\"qcow2\" cache=\"writeback\" io=\"threads\""}};
+    const struct key_def *k = key_find("layout");
+    for (size_t a = 0; a < sizeof(arms) / sizeof(arms[0]); a++)
+        for (int layout = 0; k->choices[layout]; layout++) {
+            struct domain_spec spec;
+            struct guest_layout g;
+            struct image_layout im;
+            struct run_config cfg;
+            spec_for(&spec, &g, &im, &cfg, arms[a].cache, arms[a].format, VIRT_QEMU);
+            cfg.layout = layout;
+            cfg.data_disks = disklayout_info(layout)->min_disks;
+            layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
+            layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda rw");
+            char *xml = domain_xml(&spec);
+            assert_non_null(xml);
+            char *flat = flatten(xml);
+            char serial[64];
+            for (long long d = 1; d <= cfg.data_disks; d++) {
+                if (d == 1)
+                    snprintf(serial, sizeof(serial), "<serial>vbed-data</serial>");
+                else
+                    snprintf(serial, sizeof(serial), "<serial>vbed-data-%lld</serial>", d);
+                if (count(flat, serial) != 1)
+                    fail_msg("layout %s: %s appears %zu times", k->choices[layout], serial,
+                             count(flat, serial));
+            }
+            snprintf(serial, sizeof(serial), "<serial>vbed-data-%lld</serial>", cfg.data_disks + 1);
+            assert_null(strstr(flat, serial));
+            if (count(flat, arms[a].driver) != (size_t)cfg.data_disks)
+                fail_msg("layout %s: %zu disks with '%s', expected %lld", k->choices[layout],
+                         count(flat, arms[a].driver), arms[a].driver, cfg.data_disks);
+            assert_int_equal(count(flat, "<serial>vbed-root</serial>"), 1);
+            assert_int_equal(count(flat, "<serial>vbed-config</serial>"), 1);
+            /* root, data disks, config */
+            assert_int_equal(count(flat, "<disk type=\"file\" device=\"disk\">"), cfg.data_disks + 2);
+            free(flat);
+            free(xml);
+        }
 }
 
 /* the KVM probe: a kernel without disks whose panic ends the domain, its
@@ -222,6 +287,7 @@ int main(void)
         cmocka_unit_test(escaping),
         cmocka_unit_test(pinned), cmocka_unit_test(probe),
         cmocka_unit_test(four_data_disks),
+        cmocka_unit_test(every_layout),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
