@@ -97,3 +97,58 @@ report_goldens() {
 
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }
+
+# guest_exit URI DOMAIN PATH ARG...: run PATH with ARGs in the guest through
+# its agent (as vbed does); prints its exit code, or nothing if the agent did
+# not answer or the program did not end within 10 s.
+guest_exit() {
+  local uri=$1 dom=$2 path=$3; shift 3
+  local args r gpid i st
+  args=$(printf '%s\n' "$@" | jq -R . | jq -sc .)
+  r=$(virsh -c "$uri" qemu-agent-command "$dom" \
+    "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":\"$path\",\"arg\":$args}}" 2>/dev/null) || return 0
+  gpid=$(echo "$r" | jq -r .return.pid)
+  for i in $(seq 1 50); do
+    st=$(virsh -c "$uri" qemu-agent-command "$dom" \
+      "{\"execute\":\"guest-exec-status\",\"arguments\":{\"pid\":$gpid}}" 2>/dev/null) || return 0
+    if [ "$(echo "$st" | jq -r .return.exited)" = true ]; then
+      echo "$st" | jq -r .return.exitcode
+      return 0
+    fi
+    sleep 0.2
+  done
+}
+
+# wait_guest_proc DOMAIN NAME [SECONDS] [URI]: wait until a process named NAME
+# runs in the guest (pgrep -x through its agent), up to SECONDS (default 120);
+# fail otherwise. For "the workload has started in the guest", never a sleep.
+wait_guest_proc() {
+  local dom=$1 name=$2 secs=${3:-120} uri=${4:-qemu:///system} end=$((SECONDS + ${3:-120}))
+  while [ $SECONDS -lt $end ]; do
+    [ "$(guest_exit "$uri" "$dom" /usr/bin/pgrep -x "$name")" = 0 ] && return 0
+    sleep 0.5
+  done
+  fail "no $name ran in $dom within $secs s"
+}
+
+# wait_proc PATTERN [SECONDS]: wait until a process of this machine whose
+# command line matches PATTERN (pgrep -f) runs, up to SECONDS (default 60).
+wait_proc() {
+  local pattern=$1 secs=${2:-60} end=$((SECONDS + ${2:-60}))
+  while [ $SECONDS -lt $end ]; do
+    pgrep -f -- "$pattern" >/dev/null && return 0
+    sleep 0.2
+  done
+  fail "no process matching '$pattern' within $secs s"
+}
+
+# wait_file_bytes FILE [SECONDS]: wait until FILE exists and holds bytes (a
+# raw log being written), up to SECONDS (default 60).
+wait_file_bytes() {
+  local f=$1 secs=${2:-60} end=$((SECONDS + ${2:-60}))
+  while [ $SECONDS -lt $end ]; do
+    [ -s "$f" ] && return 0
+    sleep 0.2
+  done
+  fail "$f held no bytes within $secs s"
+}
