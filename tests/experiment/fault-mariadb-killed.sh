@@ -11,7 +11,7 @@ log=$VBED_TEST_TMP/log
 "$VBED" run --id e2ekm -o "$VBED_TEST_TMP/res" "$VBED_TEST_TMP/warm.ini" >"$log" 2>&1 &
 pid=$!
 wait_for_log "$log" $pid 'warm-up: ' 1 400
-sleep 5
+wait_guest_proc vbed-e2ekm-001-guest-1 sysbench # the warm-up runs
 virsh -c qemu:///system qemu-agent-command vbed-e2ekm-001-guest-1 \
   '{"execute":"guest-exec","arguments":{"path":"/usr/bin/pkill","arg":["-KILL","-x","mariadbd"]}}' >/dev/null ||
   fail "cannot kill mariadbd in the guest"

@@ -12,7 +12,7 @@ log=$VBED_TEST_TMP/log
 "$VBED" run --id e2ekq -o "$VBED_TEST_TMP/res" "$VBED_TEST_TMP/long.ini" >"$log" 2>&1 &
 pid=$!
 wait_for_log "$log" $pid 'measure: ' 1 400
-sleep 5
+wait_guest_proc vbed-e2ekq-001-guest-2 sysbench # the measure phase runs there
 qemu=$(pgrep -f "qemu-system.*vbed-e2ekq-001-guest-2") || fail "no QEMU of guest 2 in the measure phase"
 kill -KILL $qemu
 wait $pid

@@ -12,7 +12,7 @@ log=$VBED_TEST_TMP/log
 pid=$!
 # the guest run is the second: wait for its measure phase
 wait_for_log "$log" $pid 'measure: ' 2 400
-sleep 3
+wait_guest_proc vbed-e2ekill-002-guest-1 sysbench
 kill -KILL $pid
 wait $pid
 cat "$log"

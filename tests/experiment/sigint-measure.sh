@@ -11,7 +11,7 @@ log=$VBED_TEST_TMP/log
 pid=$!
 # the guest run is the second: wait for its measure phase
 wait_for_log "$log" $pid 'measure: ' 2 300
-sleep 3
+wait_guest_proc vbed-e2esig-002-guest-1 sysbench
 pgrep -f "qemu-system.*vbed-e2esig-" >/dev/null || fail "no guest running before SIGINT"
 kill -INT $pid
 wait $pid

@@ -9,7 +9,7 @@ log=$VBED_TEST_TMP/log
 "$VBED" run --id e2eterm -o "$VBED_TEST_TMP/res" "$VBED_TEST_TMP/long.ini" >"$log" 2>&1 &
 pid=$!
 wait_for_log "$log" $pid 'measure: ' 1 120
-sleep 1
+wait_proc '^sysbench .*vbed-e2eterm-'
 pgrep -f "mariadbd.*vbed-e2eterm-" >/dev/null || fail "no host arm mariadbd before SIGTERM"
 kill -TERM $pid
 wait $pid

@@ -189,7 +189,8 @@ vbed_pid=$pid
 wait_for_log "$t/log2" $pid 'measure: ' 1 300
 virsh -c qemu:///system list --name | grep -q "^vbed-e2e2i-.*-both-1$" || fail "guest 1 is not on this machine"
 virsh -c "$uri" list --name | grep -q "^vbed-e2e2i-.*-both-2$" || fail "guest 2 is not on the second host"
-sleep 3
+wait_guest_proc "$(virsh -c qemu:///system list --name | grep "^vbed-e2e2i-.*-both-1$")" sysbench 30
+wait_guest_proc "$(virsh -c "$uri" list --name | grep "^vbed-e2e2i-.*-both-2$")" sysbench 30 "$uri"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -227,7 +228,12 @@ for i in $(seq 1 60); do
   sleep 0.5
 done
 pgrep -f "^sysbench .*vbed-e2e2j-" >/dev/null || fail "no sysbench of the remote host arm runs"
-sleep 1
+# ... and its output streams into the raw log here
+for _ in $(seq 1 100); do
+  [ -n "$(find "$t/res3" -name sysbench-measure.out -size +0 2>/dev/null)" ] && break
+  sleep 0.2
+done
+[ -n "$(find "$t/res3" -name sysbench-measure.out -size +0)" ] || fail "the remote sysbench's output did not reach the raw log"
 kill -INT $pid
 wait $pid
 rc=$?
