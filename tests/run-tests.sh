@@ -61,5 +61,5 @@ for suite in "$@"; do
 done
 
 echo "---"
-echo "$pass passed, $fail failed, $skip skipped"
+echo "$pass passed, $fail failed, $skip skipped in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 [ $fail -eq 0 ] || { printf 'failed: %s\n' "${failed[@]}"; exit 1; }
