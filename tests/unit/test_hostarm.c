@@ -1,11 +1,13 @@
 /* test_hostarm.c: what a remote host arm's helper replies is hostile input
- * (the rows of arm-sql, the arm-start and arm-status replies), and which
- * directories an arm request may touch on the helper's host. */
+ * (the rows of arm-sql, the arm-start and arm-status replies, their size),
+ * the helper's stderr made safe for a terminal, and which directories an
+ * arm request may touch on the helper's host. */
 #include "testutil.h"
 
 #include "hostarm.h"
 #include "hostarm_remote.h"
 #include "hostside.h"
+#include "log.h"
 #include "sql.h"
 
 #include <math.h>
@@ -242,6 +244,70 @@ static void start_refused(void **state)
     json_object_put(o);
 }
 
+/* ---- the size of a reply (hostside_reply_read) ---- */
+
+static void reply_size(void **state)
+{
+    (void)state;
+    char err[256];
+    const char *text = "{\"vbed_host\":1,\"arms\":[]}";
+    size_t len = strlen(text);
+    json_object *o = hostside_reply_read(text, len, len, err, sizeof(err));
+    assert_non_null(o);
+    json_object_put(o);
+    /* one byte over the cap: refused without being parsed */
+    assert_null(hostside_reply_read(text, len, len - 1, err, sizeof(err)));
+    assert_non_null(strstr(err, "larger than"));
+    /* a valid reply, then a NUL and more: refused, not cut at the NUL */
+    const char padded[] = "{\"vbed_host\":1}\0garbage";
+    assert_null(hostside_reply_read(padded, sizeof(padded) - 1, 1024, err, sizeof(err)));
+    assert_non_null(strstr(err, "NUL"));
+    /* padded with blanks (valid JSON) past the cap: refused */
+    size_t big = (size_t)1 << 20;
+    char *pad = malloc(big + 1);
+    assert_non_null(pad);
+    memset(pad, ' ', big);
+    memcpy(pad, text, len);
+    pad[big] = '\0';
+    assert_null(hostside_reply_read(pad, big, big / 2, err, sizeof(err)));
+    o = hostside_reply_read(pad, big, big, err, sizeof(err));
+    assert_non_null(o);
+    json_object_put(o);
+    free(pad);
+}
+
+/* ---- the helper's stderr on a terminal (log_sanitize) ---- */
+
+static void stderr_sanitized(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain text, tab\there", "plain text, tab\there"},
+        {"\033]0;owned\007\033[2Jred", "\\x1b]0;owned\\x07\\x1b[2Jred"},
+        {"cr\rback", "cr\\x0dback"},
+        {"del\x7f", "del\\x7f"},
+        {"utf-8 \xc3\xa9t\xc3\xa9 \xe2\x82\xac", "utf-8 \xc3\xa9t\xc3\xa9 \xe2\x82\xac"},
+        /* C1 controls: U+009B is a CSI to some terminals; a raw 0x9b too */
+        {"c1 \xc2\x9b" "2J", "c1 \\xc2\\x9b2J"},
+        {"raw \x9b" "2J", "raw \\x9b2J"},
+        /* overlong and cut sequences */
+        {"\xc0\xafx", "\\xc0\\xafx"},
+        {"\xe2\x82", "\\xe2\\x82"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char buf[256];
+        log_sanitize(cases[i].in, strlen(cases[i].in), buf, sizeof(buf));
+        if (strcmp(buf, cases[i].out) != 0)
+            fail_msg("case %zu: '%s', expected '%s'", i, buf, cases[i].out);
+    }
+    /* a NUL in the text, and a buffer too small: always terminated, no escape cut in half */
+    char buf[7];
+    log_sanitize("ab\0cd\033", 6, buf, sizeof(buf));
+    assert_string_equal(buf, "ab\\x00");
+}
+
 /* hostarm_remote_start passes the arm's own h->dir as dir: a reply naming
  * another directory must still be refused, and h must keep the directory
  * asked for (the arm-stop after the refusal goes there, not elsewhere). */
@@ -403,6 +469,8 @@ int main(void)
         cmocka_unit_test(rows_limits),
         cmocka_unit_test(start_valid),
         cmocka_unit_test(start_refused),
+        cmocka_unit_test(reply_size),
+        cmocka_unit_test(stderr_sanitized),
         cmocka_unit_test(start_other_dir_in_place),
         cmocka_unit_test(start_other_dir_fuzzed),
         cmocka_unit_test(status_unknown),
