@@ -30,7 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 #define FUZZ_ARM "/tmp/vbed-fuzzseed/host/vbed-fuzz01-host"
 /* the reply cap of hostside_call (HOSTSIDE_REPLY_MAX), scaled to what a
  * fuzzer's inputs reach; the seeds hold a reply padded past it */
-#define FUZZ_REPLY_MAX 2048
+#define FUZZ_REPLY_MAX 8192
 
 /* an accepted arm-start reply names the arm's own paths, no other */
 static void accepted_paths(const struct hostarm *h)
