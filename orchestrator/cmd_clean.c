@@ -30,6 +30,7 @@ void cmd_clean_usage(FILE *out)
             "  --foreign   also remove leftovers no session of this machine recorded\n"
             "              (another machine's, or from an older vbed); never a running\n"
             "              domain, nor the volumes of a session with a running domain\n"
+            "              (such a session's host arm is stopped and removed)\n"
             "  --dry-run   list only\n");
 }
 
@@ -79,9 +80,9 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
     if (!hs)
         return EXIT_USAGE;
     if (hostside_uri(hs)->transport == HT_SSH)
-        leftovers_clean_remote_host(hs, pool_dir, o.dry_run, &c);
+        leftovers_clean_remote_host(hs, pool_dir, &o, &c);
     else if (hostside_uri(hs)->transport == HT_LOCAL)
-        leftovers_clean_host(pool_dir, o.dry_run, &c);
+        leftovers_clean_host(pool_dir, &o, &c);
     hostside_free(hs);
     struct hv *hv = hv_open(ctx->uri);
     if (!hv)

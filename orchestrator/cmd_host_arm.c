@@ -8,12 +8,15 @@
  *   arm-start [--timeout S] --mycnf TEXT --lua TEXT [--confine VCPUS MEMORY] -- DIR
  *        make and start it (hostarm.h); {"dir","datadir","socket","errlog",
  *        "lua","pid","cpus","confined","online_cpus"}; mariadbd stays
- *        running after the helper exits
+ *        running after the helper exits. Refused when DIR exists and is not
+ *        a stopped arm (no mark, or its mariadbd runs), and when DIR or a
+ *        directory above it may be written by another user than root
  *   arm-sql -- DIR STMT...     one session; {"rows":[["cell",...],...]}
  *   arm-exec [--env NAME=VALUE]... -- DIR PROGRAM ARG...   in the arm's cgroup
  *   arm-status -- DIR          {"server_cpu_us","programs_cpu_us","read_bytes",
  *                              "write_bytes","resident_bytes"} (absent: unknown)
  *   arm-file -- DIR NAME       {"text"}: the last MiB of mysqld.err or install-db.log
+ *                              (read from its end, never through a link)
  *   arm-archive -- DIR         {"bytes"}: tar_extract's archive in DIR/extract.tar
  *   arm-stop -- DIR            {"stopped":true|false} (false: there was no such arm)
  *   arm-list -- BASE           {"arms":["vbed-...",...]}: the arms under BASE */
@@ -25,7 +28,6 @@
 #include "noise.h"
 #include "paths.h"
 #include "session.h"
-#include "textfile.h"
 #include "xalloc.h"
 
 #include <dirent.h>
@@ -93,21 +95,17 @@ static int arm_start(int argc, char **argv, int *i)
         return EXIT_USAGE;
     }
     const char *dir = argv[*i + 1];
-    char why[256], base[PATH_MAX], lua_path[PATH_MAX];
+    char why[256], base[PATH_MAX];
     if (hostarm_dir_check(dir, why, sizeof(why)) < 0) {
         log_error("vbed host arm-start: '%s' is not a host arm directory: %s.", dir, why);
         return EXIT_USAGE;
     }
     const char *slash = strrchr(dir, '/');
     snprintf(base, sizeof(base), "%.*s", (int)(slash - dir), dir);
-    path_join(lua_path, sizeof(lua_path), dir, "vbed_oltp.lua");
-    struct hostarm *h = hostarm_start(NULL, &l, mycnf, lua_path, base, slash + 1);
+    /* the script is written into the arm before anything runs as mysql */
+    struct hostarm *h = hostarm_start_with_script(&l, mycnf, lua, base, slash + 1);
     if (!h)
         return EXIT_FAILED;
-    if (textfile_write_text(lua_path, lua) < 0) {
-        hostarm_stop(h, NULL);
-        return EXIT_FAILED;
-    }
     json_object *o = cmd_host_reply_new();
     add_str(o, "dir", h->dir);
     add_str(o, "datadir", h->datadir);
@@ -213,17 +211,12 @@ static int arm_file(const char *dir, const char *name)
     struct hostarm *h = hostarm_attach(dir);
     if (!h)
         return EXIT_FAILED;
-    char path[PATH_MAX];
-    path_join(path, sizeof(path), h->dir, name);
+    char *text = hostarm_read_log(h, name);
     hostarm_detach(h);
-    char *text = textfile_read(path);
-    if (!text) {
-        log_error("Cannot read '%s': %s", path, strerror(errno));
+    if (!text)
         return EXIT_FAILED;
-    }
-    size_t len = strlen(text), max = 1u << 20;
     json_object *o = cmd_host_reply_new();
-    add_str(o, "text", len > max ? text + len - max : text);
+    add_str(o, "text", text);
     free(text);
     return cmd_host_reply(o);
 }

@@ -74,11 +74,20 @@ int phase_each(struct experiment *e, struct measured *m, int (*fn)(struct job *)
     return rc;
 }
 
+/* workload_cmdline refused the target's paths */
+static int cmdline_too_long(struct job *j)
+{
+    return phase_fail(j->e, "sysbench's command line in %s does not fit: its script path (%zu bytes) "
+                            "or socket path (%zu bytes) is too long",
+                      j->t->name, strlen(j->t->lua), strlen(j->t->socket));
+}
+
 int phase_sysbench(struct job *j, enum workload_cmd cmd, long long seconds, const char *out,
                     long timeout, long first_ms)
 {
     struct workload_cmdline c;
-    workload_cmdline(&c, j->e->cfg, cmd, seconds, j->t->lua, j->t->socket);
+    if (workload_cmdline(&c, j->e->cfg, cmd, seconds, j->t->lua, j->t->socket) < 0)
+        return cmdline_too_long(j);
     int exitcode = -1;
     if (target_start(j->t, c.argv, c.env, out) < 0 ||
         target_wait(j->t, timeout, first_ms, &exitcode) < 0)
@@ -247,9 +256,12 @@ int phase_sysbench_measure(struct job *j)
 {
     long long d = j->e->cfg->duration;
     struct workload_cmdline c;
-    workload_cmdline(&c, j->e->cfg, WORKLOAD_RUN, d, j->t->lua, j->t->socket);
-    /* every target starts the moment the last one is ready to */
+    int fits = workload_cmdline(&c, j->e->cfg, WORKLOAD_RUN, d, j->t->lua, j->t->socket);
+    /* every target starts the moment the last one is ready to (a failing
+     * one too: the others wait at the barrier) */
     pthread_barrier_wait(j->barrier);
+    if (fits < 0)
+        return cmdline_too_long(j);
     int exitcode = -1;
     if (target_start(j->t, c.argv, c.env, "sysbench-measure.out") < 0)
         return phase_fail(j->e, "cannot start sysbench in %s", j->t->name);

@@ -14,15 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A path field of a reply: printable, absolute, shorter than PATH_MAX. */
-static int reply_path(json_object *r, const char *key, char *buf, size_t len)
-{
-    return hostside_reply_string(r, key, buf, len) == 0 && buf[0] == '/' ? 0 : -1;
-}
-
 int hostarm_remote_read_start(json_object *reply, const char *dir, struct hostarm *h, char *why,
                               size_t len)
 {
+    /* each path must be the arm's own: the directory asked for plus its
+     * fixed name (hostarm_paths), nothing longer, nothing elsewhere */
     static const struct {
         const char *key;
         size_t off;
@@ -31,17 +27,30 @@ int hostarm_remote_read_start(json_object *reply, const char *dir, struct hostar
                  {"socket", offsetof(struct hostarm, socket)},
                  {"errlog", offsetof(struct hostarm, errlog)},
                  {"lua", offsetof(struct hostarm, lua)}};
+    char check[256];
+    if (hostarm_dir_check(dir, check, sizeof(check)) < 0) {
+        snprintf(why, len, "'%.100s' is not an arm directory (%s)", dir, check);
+        return -1;
+    }
+    struct hostarm want = {0};
+    hostarm_paths(&want, dir);
     /* read into a copy: dir may be h->dir itself (hostarm_remote_start
      * passes it), and a refused reply leaves h as it was */
     struct hostarm got = *h;
-    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-        if (reply_path(reply, paths[i].key, (char *)&got + paths[i].off, PATH_MAX) < 0) {
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        char *field = (char *)&got + paths[i].off;
+        const char *expected = (const char *)&want + paths[i].off;
+        if (hostside_reply_string(reply, paths[i].key, field, PATH_MAX) < 0 || field[0] != '/') {
             snprintf(why, len, "no valid '%s' (an absolute path)", paths[i].key);
             return -1;
         }
-    if (strcmp(got.dir, dir) != 0) {
-        snprintf(why, len, "it names another directory than '%s'", dir);
-        return -1;
+        if (strcmp(field, expected) != 0) {
+            if (i == 0)
+                snprintf(why, len, "it names another directory than '%s'", dir);
+            else
+                snprintf(why, len, "its '%s' is not the arm's own '%s'", paths[i].key, expected);
+            return -1;
+        }
     }
     long long pid, online;
     json_object *c;
@@ -81,7 +90,14 @@ struct hostarm *hostarm_remote_start(struct hostside *hs, const struct hostarm_l
     struct hostarm *h = xcalloc(1, sizeof(*h));
     h->pid = -1;
     h->remote = hs;
-    path_join(h->dir, sizeof(h->dir), base, name);
+    char why[256];
+    if (path_join(h->dir, sizeof(h->dir), base, name) < 0 || hostarm_dir_check(h->dir, why, sizeof(why)) < 0) {
+        log_error("'%s/%s' on '%s' cannot be a host arm directory: %s.", base, name, hostside_uri(hs)->label,
+                  why);
+        free(script);
+        free(h);
+        return NULL;
+    }
     char timeout[32], vcpus[32], memory[32];
     snprintf(timeout, sizeof(timeout), "%lld", l->timeout_db);
     snprintf(vcpus, sizeof(vcpus), "%lld", l->vcpus);
@@ -99,7 +115,6 @@ struct hostarm *hostarm_remote_start(struct hostside *hs, const struct hostarm_l
     /* install, then start: each within timeout_db on that host */
     json_object *r = hostside_call(hs, args, 2 * l->timeout_db + 60);
     free(script);
-    char why[256];
     if (r && hostarm_remote_read_start(r, h->dir, h, why, sizeof(why)) < 0) {
         log_error("The reply of vbed host arm-start on '%s' is not usable: %s.", hostside_uri(hs)->label,
                   why);

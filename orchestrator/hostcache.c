@@ -33,16 +33,34 @@ int hostcache_drop(void)
 
 long long hostcache_resident(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        log_error("Cannot open '%s' to measure its page-cache residency: %s", path, strerror(errno));
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        log_error("Cannot open '%s' to measure its page-cache residency: %s", path,
+                  errno == ELOOP ? "it is a symbolic link (not followed)" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || st.st_size == 0) {
+    if (!S_ISREG(st.st_mode)) {
+        log_error("Cannot measure the page-cache residency of '%s': it is not a regular file.", path);
         close(fd);
-        return 0;
+        return -1;
     }
+    long long total = hostcache_resident_fd(fd, path);
+    close(fd);
+    return total;
+}
+
+long long hostcache_resident_fd(int fd, const char *what)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        log_error("Cannot measure the page-cache residency of '%s': it is not a regular file.", what);
+        return -1;
+    }
+    if (st.st_size == 0)
+        return 0;
     long page = sysconf(_SC_PAGESIZE);
     long long total = 0;
     /* in windows of 1 GiB: mapping a large disk image at once is not needed */
@@ -51,17 +69,15 @@ long long hostcache_resident(const char *path)
         size_t len = (size_t)(st.st_size - off < window ? st.st_size - off : window);
         void *map = mmap(NULL, len, PROT_NONE, MAP_SHARED, fd, off);
         if (map == MAP_FAILED) {
-            log_error("Cannot map '%s': %s", path, strerror(errno));
-            close(fd);
+            log_error("Cannot map '%s': %s", what, strerror(errno));
             return -1;
         }
         size_t pages = (len + (size_t)page - 1) / (size_t)page;
         unsigned char *vec = malloc(pages);
         if (!vec || mincore(map, len, vec) < 0) {
-            log_error("mincore on '%s' failed: %s", path, strerror(errno));
+            log_error("mincore on '%s' failed: %s", what, strerror(errno));
             free(vec);
             munmap(map, len);
-            close(fd);
             return -1;
         }
         for (size_t i = 0; i < pages; i++)
@@ -70,7 +86,6 @@ long long hostcache_resident(const char *path)
         free(vec);
         munmap(map, len);
     }
-    close(fd);
     return total;
 }
 

@@ -49,6 +49,19 @@ bool hostside_available(const struct hostside *h) { return h->u.transport != HT_
 
 /* ---- the reply ---- */
 
+json_object *hostside_reply_read(const char *text, size_t len, size_t max, char *err, size_t errlen)
+{
+    if (len > max) {
+        snprintf(err, errlen, "larger than %zu bytes", max);
+        return NULL;
+    }
+    if (memchr(text, '\0', len)) {
+        snprintf(err, errlen, "not JSON (it holds a NUL byte)");
+        return NULL;
+    }
+    return hostside_reply_parse(text, err, errlen);
+}
+
 json_object *hostside_reply_parse(const char *text, char *err, size_t errlen)
 {
     enum json_tokener_error jerr = json_tokener_success;
@@ -131,22 +144,43 @@ json_object *hostside_call(struct hostside *h, const char *const args[], long ti
 {
     char *cmd = helper_command(args);
     char **ssh = host_uri_ssh_argv(&h->u, cmd);
-    char *out = NULL;
-    struct spawn_opts o = {.capture = &out, .timeout = timeout, .keep_stderr = 1, .cleanup = 1};
+    char *out = NULL, *errtext = NULL;
+    size_t out_len = 0;
+    /* quiet: each outcome is reported below, naming the request and host */
+    struct spawn_opts o = {.capture = &out, .capture_len = &out_len, .capture_err = &errtext,
+                           .capture_max = HOSTSIDE_REPLY_MAX, .timeout = timeout, .quiet = 1,
+                           .cleanup = 1};
     int rc = spawn_run((const char *const *)ssh, &o);
     host_uri_free_argv(ssh);
     json_object *reply = NULL;
     char err[256] = "";
     /* the command line may hold a whole file (arm-start's my.cnf): name the request */
-    char what[128];
+    char what[128], who[600];
     snprintf(what, sizeof(what), "vbed host %s", args[0]);
-    if (rc == 255)
+    snprintf(who, sizeof(who), "host '%s'", h->u.label);
+    /* what the helper said on stderr: its own errors, made safe for a terminal */
+    if (errtext && errtext[0])
+        log_remote_text(who, errtext, strlen(errtext));
+    if (rc == SPAWN_FAILED)
+        ; /* reported where it failed */
+    else if (rc == SPAWN_TOO_LARGE)
+        log_error("The reply of '%s' on host '%s' is larger than %zu MiB: ssh was stopped and the "
+                  "reply refused.",
+                  what, h->u.label, (size_t)HOSTSIDE_REPLY_MAX >> 20);
+    else if (rc == SPAWN_TIMEOUT)
+        log_error("'%s' on host '%s' did not answer within %ld s: ssh was stopped.", what, h->u.label,
+                  timeout);
+    else if (rc < 0)
+        log_error("ssh to host '%s' for '%s' did not end normally (%s).", h->u.label, what,
+                  rc == SPAWN_SIGNALED ? "killed by a signal" : "interrupted");
+    else if (rc == 255)
         log_error("Cannot reach host '%s' over ssh to run '%s' (ssh exit 255).", h->u.label, what);
     else if (rc != 0)
         log_error("'%s' failed on host '%s' (exit %d).", what, h->u.label, rc);
-    else if (!(reply = hostside_reply_parse(out ? out : "", err, sizeof(err))))
+    else if (!(reply = hostside_reply_read(out ? out : "", out_len, HOSTSIDE_REPLY_MAX, err, sizeof(err))))
         log_error("The reply of '%s' on host '%s' is %s.", what, h->u.label, err);
     free(out);
+    free(errtext);
     free(cmd);
     return reply;
 }
@@ -155,11 +189,35 @@ pid_t hostside_spawn(struct hostside *h, const char *const args[], const char *l
 {
     char *cmd = helper_command(args);
     char **ssh = host_uri_ssh_argv(&h->u, cmd);
-    struct spawn_opts o = {.log_path = log_path};
+    /* ssh writes nothing but the remote output (and known_hosts): the log
+     * it appends to stops growing at HOSTSIDE_STREAM_MAX */
+    struct spawn_opts o = {.log_path = log_path, .output_max = HOSTSIDE_STREAM_MAX};
     pid_t pid = spawn_start((const char *const *)ssh, &o);
     host_uri_free_argv(ssh);
     free(cmd);
     return pid;
+}
+
+int hostside_spawn_wait(struct hostside *h, pid_t pid, long timeout, const char *what,
+                        const char *log_path)
+{
+    int rc = spawn_wait(pid, timeout, what);
+    struct stat st;
+    if (rc != SPAWN_TOO_LARGE && !(stat(log_path, &st) == 0 && st.st_size >= HOSTSIDE_STREAM_MAX))
+        return rc;
+    /* cut: the remote program (or a hostile host) printed more than a log
+     * may hold; ssh died of SIGXFSZ, or whatever it ran did */
+    FILE *f = fopen(log_path, "a");
+    if (f) {
+        fprintf(f, "\n[vbed: output cut here: more than %lld MiB came from host '%s'; ssh was "
+                   "stopped]\n",
+                HOSTSIDE_STREAM_MAX >> 20, h->u.label);
+        fclose(f);
+    }
+    log_error("%s: the output of its program on host '%s' passed %lld MiB; it was cut there in '%s' "
+              "and ssh stopped.",
+              what, h->u.label, HOSTSIDE_STREAM_MAX >> 20, log_path);
+    return SPAWN_TOO_LARGE;
 }
 
 /* `vbed host REQUEST -- path` whose reply is one count (key); -1 reported */

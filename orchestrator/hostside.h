@@ -57,19 +57,37 @@ int hostside_boot_id(struct hostside *h, char *buf, size_t len);
 /* Free bytes where path is (or would be made). */
 long long hostside_free_bytes(struct hostside *h, const char *path);
 
+/* A reply is at most this large: past it ssh is stopped and the reply
+ * refused (the largest true reply, arm-sql's 16 MiB of rows, fits). */
+#define HOSTSIDE_REPLY_MAX ((size_t)32 << 20)
+/* A streamed output (hostside_spawn) grows this large at most on this
+ * machine's disk: past it the output is cut and ssh stopped. */
+#define HOSTSIDE_STREAM_MAX (64LL << 20)
+
 /* Run `vbed host ARGS...` on h's host (ssh URIs only) within timeout
  * seconds; its parsed reply (free with json_object_put), or NULL reported.
- * Runs on while vbed is interrupted: cleaning up uses it. */
+ * The helper's stderr is shown line by line, control characters escaped
+ * (log_remote_text). Runs on while vbed is interrupted: cleaning up uses
+ * it. */
 json_object *hostside_call(struct hostside *h, const char *const args[], long timeout);
 /* Start `vbed host ARGS...` there in the background, its stdout and stderr
- * appended to log_path on this machine; the local pid (spawn_wait), whose
- * exit code is the remote command's (255: ssh failed). -1 reported. */
+ * appended to log_path on this machine (at most HOSTSIDE_STREAM_MAX bytes);
+ * the local pid, whose exit code is the remote command's (255: ssh
+ * failed). -1 reported. */
 pid_t hostside_spawn(struct hostside *h, const char *const args[], const char *log_path);
+/* Wait for what hostside_spawn started (as spawn_wait). An output cut at
+ * HOSTSIDE_STREAM_MAX says so at the end of log_path, is reported, and
+ * gives SPAWN_TOO_LARGE. */
+int hostside_spawn_wait(struct hostside *h, pid_t pid, long timeout, const char *what,
+                        const char *log_path);
 
 /* ---- the reply of `vbed host` (also for the fuzz target) ---- */
 
 /* A JSON object with "vbed_host": 1; NULL and err set otherwise. */
 json_object *hostside_reply_parse(const char *text, char *err, size_t errlen);
+/* The same for len bytes of output (text[len] is a NUL): NULL and err set
+ * if it is larger than max or holds a NUL byte before its end. */
+json_object *hostside_reply_read(const char *text, size_t len, size_t max, char *err, size_t errlen);
 /* A string field of printable text shorter than max (copied into buf). */
 int hostside_reply_string(json_object *o, const char *key, char *buf, size_t max);
 /* A text field (may hold newlines: the text of a /proc file), at most 1 MiB; malloc'd. */

@@ -253,20 +253,24 @@ void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, stru
     storage_free_names(c.active, c.n_active);
 }
 
-/* A host arm of session id may go: its session is this machine's and dead.
- * Otherwise counted as kept (alive or unknown) or foreign. */
-static bool arm_of_dead_session(const char *id, struct leftovers *out)
+/* A host arm of session id may go: its session is this machine's and dead
+ * -- or, with --foreign, one this machine never recorded (another
+ * machine's, or from before records). Otherwise counted as kept (alive or
+ * unknown) or foreign. */
+static bool arm_may_go(const char *id, bool foreign, struct leftovers *out)
 {
     enum session_state st = session_state(id);
+    if (st == SESSION_DEAD)
+        return true;
     if (st == SESSION_ALIVE || st == SESSION_UNKNOWN) {
         out->kept++;
         return false;
     }
-    if (st == SESSION_FOREIGN) {
-        out->foreign++;
-        return false;
-    }
-    return true;
+    /* SESSION_FOREIGN, SESSION_NONE: not this machine's to judge */
+    if (foreign)
+        return true;
+    out->foreign++;
+    return false;
 }
 
 static void remove_cgroups(const char *name, bool dry_run)
@@ -285,7 +289,7 @@ static void remove_cgroups(const char *name, bool dry_run)
     }
 }
 
-void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *out)
+void leftovers_clean_host(const char *pool_dir, const struct leftovers_opts *o, struct leftovers *out)
 {
     char base[PATH_MAX];
     hostarm_base(pool_dir, base, sizeof(base));
@@ -295,31 +299,29 @@ void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *
     struct dirent *de;
     while ((de = readdir(d))) {
         char id[SESSION_ID_MAX], dir[PATH_MAX];
-        if (session_of_name(de->d_name, id) < 0)
-            continue;
-        /* the directory is on this machine: no record (from before records)
-         * or a dead session's record lets it go */
-        if (!arm_of_dead_session(id, out))
+        if (session_of_name(de->d_name, id) < 0 || !arm_may_go(id, o->foreign, out))
             continue;
         path_join(dir, sizeof(dir), base, de->d_name);
-        pid_t pid = hostarm_mariadbd(dir);
-        if (dry_run) {
+        if (o->dry_run) {
+            pid_t pid = hostarm_mariadbd(dir);
             if (pid > 0)
                 printf("would stop mariadbd %d of %s\n", (int)pid, dir);
             printf("would remove host arm directory %s\n", dir);
             remove_cgroups(de->d_name, true);
+            out->removed++;
             continue;
         }
-        if (pid > 0) {
-            kill(pid, SIGTERM);
-            for (int i = 0; i < 300 && kill(pid, 0) == 0; i++)
-                usleep(100000);
-            if (kill(pid, 0) == 0)
-                kill(pid, SIGKILL);
-            printf("stopped mariadbd %d of %s\n", (int)pid, dir);
+        /* as `vbed host arm-stop` does: only a marked directory that is
+         * root's alone, its mariadbd and program by root's records */
+        struct hostarm *h = hostarm_attach(dir);
+        if (!h) {
+            out->failed++;
+            continue;
         }
+        if (h->pid > 0)
+            printf("stopped mariadbd %d of %s\n", (int)h->pid, dir);
+        hostarm_stop(h, NULL);
         remove_cgroups(de->d_name, false);
-        paths_remove_tree(dir);
         if (access(dir, F_OK) != 0) {
             printf("removed host arm directory %s\n", dir);
             out->removed++;
@@ -330,8 +332,8 @@ void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *
     closedir(d);
 }
 
-void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir, bool dry_run,
-                                 struct leftovers *out)
+void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
+                                 const struct leftovers_opts *o, struct leftovers *out)
 {
     char base[PATH_MAX];
     hostarm_base(pool_dir, base, sizeof(base));
@@ -357,10 +359,10 @@ void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir, bool
         if (!ok)
             continue; /* not a name vbed gives: never sent back */
         /* the sessions are this machine's: it decides, the host acts */
-        if (!arm_of_dead_session(id, out))
+        if (!arm_may_go(id, o->foreign, out))
             continue;
         path_join(dir, sizeof(dir), base, name);
-        if (dry_run) {
+        if (o->dry_run) {
             printf("would stop and remove host arm %s on %s\n", dir, hostside_uri(hs)->label);
             out->removed++;
             continue;

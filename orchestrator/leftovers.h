@@ -35,11 +35,14 @@ struct leftovers {
 
 /* Domains, then volumes of o->pool. Prints one line per thing removed. */
 void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, struct leftovers *out);
-/* Host arms under <pool_dir>/../host (this machine's own directories). */
-void leftovers_clean_host(const char *pool_dir, bool dry_run, struct leftovers *out);
-/* Host arms of this machine's dead sessions on the ssh host hs (pool_dir
- * a path there), through `vbed host arm-list` and `arm-stop`. */
-void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir, bool dry_run,
-                                 struct leftovers *out);
+/* Host arms of this machine's dead sessions under <pool_dir>/../host on
+ * this machine (with o->foreign also those of sessions it never recorded:
+ * another machine may use this one as its ssh host), each stopped and
+ * removed as `vbed host arm-stop` does. o->pool and o->images unused. */
+void leftovers_clean_host(const char *pool_dir, const struct leftovers_opts *o, struct leftovers *out);
+/* The same on the ssh host hs (pool_dir a path there), through `vbed host
+ * arm-list` and `arm-stop`. */
+void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
+                                 const struct leftovers_opts *o, struct leftovers *out);
 
 #endif

@@ -110,3 +110,12 @@ int process_is_vbed(pid_t pid)
         return -1;
     return strcmp(name, "vbed") == 0;
 }
+
+int process_signal_group(pid_t pgid, int sig)
+{
+    if (pgid <= 1) {
+        errno = EINVAL;
+        return -1;
+    }
+    return kill(-pgid, sig);
+}

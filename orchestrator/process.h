@@ -21,6 +21,9 @@ int process_exe_name(pid_t pid, char *buf, size_t len);
 long long process_start_time(pid_t pid);
 /* pid exists and is not a zombie (an orphan that no init reaps is one). */
 bool process_running(pid_t pid);
+/* kill(-pgid, sig), refused (-1, EINVAL) for pgid <= 1: never kill(-1),
+ * which signals every process, nor kill(0), vbed's own group. */
+int process_signal_group(pid_t pgid, int sig);
 /* Whether pid runs a program named vbed (a KVM probe's owner): 1 yes, 0 no
  * (gone, or another program), -1 cannot tell (no permission to look). */
 int process_is_vbed(pid_t pid);

@@ -14,10 +14,12 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -103,20 +105,25 @@ static void write_pid(const char *file)
 }
 
 /* Never returns. err_pipe receives errno if anything before exec fails. */
-static void child(const char *const argv[], const struct spawn_opts *o, int out_fd, int log_fd,
-                  int err_pipe)
+static void child(const char *const argv[], const struct spawn_opts *o, int out_fd, int errout_fd,
+                  int log_fd, int err_pipe)
 {
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+    if (o->output_max > 0) {
+        struct rlimit rl = {(rlim_t)o->output_max, (rlim_t)o->output_max};
+        if (setrlimit(RLIMIT_FSIZE, &rl) < 0)
+            goto fail;
+    }
     int devnull = open("/dev/null", O_RDWR);
     dup2(devnull, STDIN_FILENO);
     if (!o->inherit_output) {
         dup2(out_fd >= 0 ? out_fd : (log_fd >= 0 ? log_fd : devnull), STDOUT_FILENO);
-        if (!o->keep_stderr)
-            dup2(log_fd >= 0 ? log_fd : devnull, STDERR_FILENO);
+        dup2(errout_fd >= 0 ? errout_fd : (log_fd >= 0 ? log_fd : devnull), STDERR_FILENO);
     }
     for (int i = 0; i < 4 && o->cgroup_procs[i]; i++)
         write_pid(o->cgroup_procs[i]);
@@ -138,18 +145,24 @@ fail:;
     _exit(127);
 }
 
-struct running {
-    pid_t pid;
-    int capture_fd;
+/* A captured output of a child: its pipe (-1 once closed) and what came. */
+struct stream {
+    int fd;
     char *buf;
-    size_t len, cap;
+    size_t len, cap, max;
 };
 
-static pid_t start(const char *const argv[], const struct spawn_opts *o, int *capture_fd)
+struct running {
+    pid_t pid;
+    struct stream out, err;
+};
+
+static pid_t start(const char *const argv[], const struct spawn_opts *o, int *capture_fd,
+                   int *capture_err_fd)
 {
     char desc[512];
     spawn_describe(argv, desc, sizeof(desc));
-    int log_fd = -1, cap[2] = {-1, -1}, errp[2] = {-1, -1};
+    int log_fd = -1, cap[2] = {-1, -1}, cerr[2] = {-1, -1}, errp[2] = {-1, -1};
     pid_t pid = -1;
 
     if (o->log_path) {
@@ -159,7 +172,8 @@ static pid_t start(const char *const argv[], const struct spawn_opts *o, int *ca
             return -1;
         }
     }
-    if ((capture_fd && pipe2(cap, O_CLOEXEC) < 0) || pipe2(errp, O_CLOEXEC) < 0) {
+    if ((capture_fd && pipe2(cap, O_CLOEXEC) < 0) || (capture_err_fd && pipe2(cerr, O_CLOEXEC) < 0) ||
+        pipe2(errp, O_CLOEXEC) < 0) {
         log_error("Cannot make a pipe for '%s': %s", desc, strerror(errno));
         goto cleanup;
     }
@@ -169,7 +183,7 @@ static pid_t start(const char *const argv[], const struct spawn_opts *o, int *ca
         goto cleanup;
     }
     if (pid == 0)
-        child(argv, o, cap[1], log_fd, errp[1]);
+        child(argv, o, cap[1], cerr[1], log_fd, errp[1]);
     setpgid(pid, pid); /* also from the parent: no race with kill(-pid) */
 
     close(errp[1]);
@@ -188,12 +202,18 @@ static pid_t start(const char *const argv[], const struct spawn_opts *o, int *ca
         *capture_fd = cap[0];
         cap[0] = -1;
     }
+    if (capture_err_fd) {
+        *capture_err_fd = cerr[0];
+        cerr[0] = -1;
+    }
 cleanup:
     if (log_fd >= 0)
         close(log_fd);
     for (int i = 0; i < 2; i++) {
         if (cap[i] >= 0)
             close(cap[i]);
+        if (cerr[i] >= 0)
+            close(cerr[i]);
         if (errp[i] >= 0)
             close(errp[i]);
     }
@@ -202,12 +222,13 @@ cleanup:
 
 pid_t spawn_start(const char *const argv[], const struct spawn_opts *o)
 {
-    return start(argv, o, NULL);
+    return start(argv, o, NULL, NULL);
 }
 
 void spawn_stop(pid_t pid, long grace)
 {
-    if (pid <= 0)
+    /* never kill(-1) or kill(0): pid is a child of ours, its own group */
+    if (pid <= 1)
         return;
     kill(-pid, SIGTERM);
     kill(pid, SIGTERM);
@@ -231,51 +252,84 @@ static int status_of(int status, const char *what, int quiet)
 {
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
+    if (WTERMSIG(status) == SIGXFSZ)
+        return SPAWN_TOO_LARGE; /* output_max: the caller knows the log, and says so */
     if (!quiet)
         log_error("'%s' died of signal %d (%s).", what, WTERMSIG(status), strsignal(WTERMSIG(status)));
     return SPAWN_SIGNALED;
 }
 
-/* One read from the capture pipe into r's buffer; closes the pipe at its
- * end or on an error. Returns the bytes read. */
-static ssize_t read_some(struct running *r)
+/* One read from s's pipe into its buffer, which never grows much past
+ * s->max; closes the pipe at its end or on an error. Returns the bytes
+ * read. */
+static ssize_t read_some(struct stream *s)
 {
-    if (r->len + 4096 + 1 > r->cap) {
-        r->cap = (r->len + 4096 + 1) * 2;
-        r->buf = xrealloc(r->buf, r->cap);
+    if (s->len + 4096 + 1 > s->cap) {
+        size_t want = (s->len + 4096 + 1) * 2, limit = s->max + 4096 + 1;
+        s->cap = want < limit ? want : limit;
+        s->buf = xrealloc(s->buf, s->cap);
     }
-    ssize_t n = read(r->capture_fd, r->buf + r->len, 4096);
+    ssize_t n = read(s->fd, s->buf + s->len, 4096);
     if (n > 0) {
-        r->len += (size_t)n;
+        s->len += (size_t)n;
         return n;
     }
     if (n == 0 || errno != EINTR) {
-        close(r->capture_fd);
-        r->capture_fd = -1;
+        close(s->fd);
+        s->fd = -1;
     }
     return 0;
 }
 
-/* Wait for pid, draining capture_fd (if >= 0) into r. */
+static bool too_large(const struct running *r)
+{
+    return r->out.len > r->out.max || r->err.len > r->err.max;
+}
+
+/* The child printed more than it may: stop it. */
+static int stop_too_large(struct running *r, const char *what, int quiet)
+{
+    if (!quiet)
+        log_error("'%s' printed more than %zu bytes; stopped it.", what, r->out.max);
+    if (r->pid > 0)
+        spawn_stop(r->pid, 5);
+    r->pid = -1;
+    return SPAWN_TOO_LARGE;
+}
+
+/* Wait for pid, draining its captured outputs (those with fd >= 0) into r. */
 static int wait_child(struct running *r, long timeout, const char *what, int quiet, int cleanup)
 {
     double deadline = timeout > 0 ? now() + (double)timeout : 0;
     for (;;) {
         int status;
-        if (r->capture_fd >= 0) {
-            struct pollfd pfd = {.fd = r->capture_fd, .events = POLLIN};
-            int pr = poll(&pfd, 1, 100);
-            if (pr > 0 && read_some(r) > 0)
+        struct stream *s[2];
+        struct pollfd pfd[2];
+        nfds_t n = 0;
+        if (r->out.fd >= 0)
+            s[n] = &r->out, pfd[n++] = (struct pollfd){.fd = r->out.fd, .events = POLLIN};
+        if (r->err.fd >= 0)
+            s[n] = &r->err, pfd[n++] = (struct pollfd){.fd = r->err.fd, .events = POLLIN};
+        if (n && poll(pfd, n, 100) > 0) {
+            ssize_t got = 0;
+            for (nfds_t i = 0; i < n; i++)
+                if (pfd[i].revents)
+                    got += read_some(s[i]);
+            if (too_large(r))
+                return stop_too_large(r, what, quiet);
+            if (got > 0)
                 continue;
         }
         pid_t w = waitpid(r->pid, &status, WNOHANG);
-        if (w == r->pid && r->capture_fd < 0)
-            return status_of(status, what, quiet);
         if (w == r->pid) {
-            /* exited; drain what is left in the pipe */
+            /* exited; drain what is left in the pipes */
             r->pid = -1;
-            while (r->capture_fd >= 0)
-                read_some(r);
+            while (r->out.fd >= 0 && !too_large(r))
+                read_some(&r->out);
+            while (r->err.fd >= 0 && !too_large(r))
+                read_some(&r->err);
+            if (too_large(r))
+                return stop_too_large(r, what, quiet);
             return status_of(status, what, quiet);
         }
         if (signals_interrupted() && !cleanup) {
@@ -288,7 +342,7 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
             spawn_stop(r->pid, 5);
             return SPAWN_TIMEOUT;
         }
-        if (r->capture_fd < 0) {
+        if (r->out.fd < 0 && r->err.fd < 0) {
             struct timespec ts = {0, 100 * 1000000L};
             nanosleep(&ts, NULL);
         }
@@ -297,37 +351,46 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
 
 void spawn_reap(pid_t pid, long timeout)
 {
-    struct running r = {.pid = pid, .capture_fd = -1};
+    struct running r = {.pid = pid, .out.fd = -1, .err.fd = -1};
     /* on timeout, wait_child stops it */
     (void)wait_child(&r, timeout, "", 1, 1);
 }
 
 int spawn_wait(pid_t pid, long timeout, const char *what)
 {
-    struct running r = {.pid = pid, .capture_fd = -1};
+    struct running r = {.pid = pid, .out.fd = -1, .err.fd = -1};
     return wait_child(&r, timeout, what, 0, 0);
+}
+
+/* s's text as a NUL-terminated string for the caller (freed if not wanted) */
+static void hand_over(struct stream *s, char **to, size_t *len)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    if (!to) {
+        free(s->buf);
+        return;
+    }
+    if (!s->buf)
+        s->buf = xcalloc(1, 1);
+    s->buf[s->len < s->max ? s->len : s->max] = '\0';
+    *to = s->buf;
+    if (len)
+        *len = s->len < s->max ? s->len : s->max;
 }
 
 int spawn_run(const char *const argv[], const struct spawn_opts *o)
 {
     char desc[512];
     spawn_describe(argv, desc, sizeof(desc));
-    struct running r = {.capture_fd = -1};
-    r.pid = start(argv, o, o->capture ? &r.capture_fd : NULL);
+    size_t max = o->capture_max ? o->capture_max : SPAWN_CAPTURE_MAX;
+    struct running r = {.out = {.fd = -1, .max = max}, .err = {.fd = -1, .max = max}};
+    r.pid = start(argv, o, o->capture ? &r.out.fd : NULL, o->capture_err ? &r.err.fd : NULL);
     if (r.pid < 0)
         return SPAWN_FAILED;
     log_debug("running %s", desc);
     int rc = wait_child(&r, o->timeout, desc, o->quiet, o->cleanup);
-    if (r.capture_fd >= 0)
-        close(r.capture_fd);
-    if (o->capture) {
-        if (!r.buf)
-            r.buf = xcalloc(1, 1);
-        else
-            r.buf[r.len] = '\0';
-        *o->capture = r.buf;
-    } else {
-        free(r.buf);
-    }
+    hand_over(&r.out, o->capture, o->capture_len);
+    hand_over(&r.err, o->capture_err, NULL);
     return rc;
 }

@@ -94,7 +94,10 @@ int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
         agent_result_free(&r);
         return rc;
     }
-    int rc = spawn_wait(t->local_pid, timeout, t->name);
+    /* a remote arm's output is cut (and said so) at HOSTSIDE_STREAM_MAX */
+    int rc = t->host->remote
+                 ? hostside_spawn_wait(t->host->remote, t->local_pid, timeout, t->name, t->out_path)
+                 : spawn_wait(t->local_pid, timeout, t->name);
     t->local_pid = -1;
     if (rc < 0)
         return -1;

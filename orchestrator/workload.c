@@ -14,8 +14,8 @@
 /* c->store holds the strings of c->argv */
 #define keep(c, used, ...) strstore_printf((c)->store, sizeof((c)->store), (used), __VA_ARGS__)
 
-void workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, enum workload_cmd cmd,
-                      long long seconds, const char *lua, const char *socket)
+int workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, enum workload_cmd cmd,
+                     long long seconds, const char *lua, const char *socket)
 {
     size_t used = 0, i = 0;
     memset(c, 0, sizeof(*c));
@@ -44,6 +44,11 @@ void workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, 
     c->env[0] = keep(c, &used, "VBED_WORKLOAD=%s", key_choice("workload", cfg->workload));
     c->env[1] = keep(c, &used, "VBED_TABLE_OPTIONS=%s", mycnf_table_options(cfg, opts, sizeof(opts)));
     c->env[2] = NULL;
+    if (strstore_overflowed(used, sizeof(c->store))) {
+        memset(c, 0, sizeof(*c));
+        return -1;
+    }
+    return 0;
 }
 
 /* "[ 12s ] thds: 2 tps: 221.73 qps: 4468.49 (r/w/o: 3132.14/890.90/445.45)

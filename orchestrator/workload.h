@@ -19,14 +19,16 @@ enum workload_cmd { WORKLOAD_PREPARE, WORKLOAD_RUN };
 
 /* sysbench's argv for cmd, run length seconds (WORKLOAD_RUN), the lua
  * wrapper's path and the server's socket on the machine that runs it.
- * Strings live in store (keep it alive while argv is used). */
+ * Strings live in store (keep it alive while argv is used): room for two
+ * paths of PATH_MAX and the rest. 0, or -1 if they do not fit (a path from
+ * a remote host's reply, say): the caller reports it. */
 struct workload_cmdline {
     const char *argv[WORKLOAD_ARGV_MAX];
     const char *env[WORKLOAD_ENV_MAX];
-    char store[2048];
+    char store[2 * 4096 + 1024];
 };
-void workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, enum workload_cmd cmd,
-                      long long seconds, const char *lua, const char *socket);
+int workload_cmdline(struct workload_cmdline *c, const struct run_config *cfg, enum workload_cmd cmd,
+                     long long seconds, const char *lua, const char *socket);
 
 struct sysbench_interval {
     double t;          /* end of the interval, seconds since the run started */

@@ -6,11 +6,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static size_t file_size(unsigned k)
 {
@@ -56,11 +59,26 @@ static int add_entry(struct archive *a, const char *name, int type, const void *
 
 int archive_write_fixed(const char *path, long long *bytes)
 {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        log_error("Cannot write the tar_extract archive '%s': %s", path,
+                  errno == ELOOP ? "it is a symbolic link (not followed)" : strerror(errno));
+        return -1;
+    }
+    int rc = archive_write_fixed_fd(fd, path, bytes);
+    if (close(fd) < 0 && rc == 0) {
+        log_error("Cannot write the tar_extract archive '%s': %s", path, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
+int archive_write_fixed_fd(int fd, const char *path, long long *bytes)
+{
     struct archive *a = archive_write_new();
     unsigned char *buf = xcalloc(1, file_size(6) + 4096);
     int rc = -1;
-    if (archive_write_set_format_ustar(a) != ARCHIVE_OK ||
-        archive_write_open_filename(a, path) != ARCHIVE_OK)
+    if (archive_write_set_format_ustar(a) != ARCHIVE_OK || archive_write_open_fd(a, fd) != ARCHIVE_OK)
         goto cleanup;
     if (add_entry(a, "vbed-tree/", AE_IFDIR, NULL, 0) < 0)
         goto cleanup;
@@ -80,7 +98,7 @@ int archive_write_fixed(const char *path, long long *bytes)
     if (archive_write_close(a) != ARCHIVE_OK)
         goto cleanup;
     struct stat st;
-    if (stat(path, &st) < 0)
+    if (fstat(fd, &st) < 0)
         goto cleanup;
     *bytes = (long long)st.st_size;
     rc = 0;

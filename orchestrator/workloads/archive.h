@@ -17,8 +17,12 @@
 #define ARCHIVE_DIRS 30
 #define ARCHIVE_GUEST_PATH "/usr/local/share/vbed/extract.tar"
 
-/* Write the archive to path; its size into *bytes. -1 reported. */
+/* Write the archive to path (created or truncated, never through a
+ * symbolic link); its size into *bytes. -1 reported. */
 int archive_write_fixed(const char *path, long long *bytes);
+/* The same into fd, a new empty file open for writing (path names it in
+ * messages); fd stays open. */
+int archive_write_fixed_fd(int fd, const char *path, long long *bytes);
 /* The bytes of file contents in it (without tar's headers and padding). */
 long long archive_content_bytes(void);
 

@@ -12,7 +12,7 @@
 /* c->store holds the strings of c->argv */
 #define keep(c, used, ...) strstore_printf((c)->store, sizeof((c)->store), (used), __VA_ARGS__)
 
-void fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file)
+int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file)
 {
     size_t used = 0, i = 0;
     memset(c, 0, sizeof(*c));
@@ -28,6 +28,11 @@ void fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write
         c->argv[i++] = "--end_fsync=1";
     c->argv[i++] = "--output-format=json";
     c->argv[i] = NULL;
+    if (strstore_overflowed(used, sizeof(c->store))) {
+        memset(c, 0, sizeof(*c));
+        return -1;
+    }
+    return 0;
 }
 
 /* a number member of o, or NAN */

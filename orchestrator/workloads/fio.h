@@ -21,8 +21,9 @@ struct fio_cmdline {
     char store[1024 + 4096];
 };
 
-/* fio's argv (strings in c->store) for a sequential write or read of file. */
-void fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file);
+/* fio's argv (strings in c->store) for a sequential write or read of file.
+ * 0, or -1 if file is too long for the store (the caller reports it). */
+int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file);
 
 struct fio_result {
     bool write;                /* the direction that moved the bytes */

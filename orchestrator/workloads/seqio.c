@@ -50,7 +50,8 @@ static int prepare_read(struct job *j)
     char file[PATH_MAX + 16];
     data_file(j->t, file, sizeof(file));
     struct fio_cmdline c;
-    fio_cmdline(&c, j->e->cfg, true, file);
+    if (fio_cmdline(&c, j->e->cfg, true, file) < 0)
+        return phase_fail(j->e, "fio's command line for '%.200s' in %s does not fit", file, j->t->name);
     if (io_run(j, c.argv, "fio-prepare.json", "fio's write of the file to read") < 0)
         return -1;
     if (j->t->dom) {
@@ -72,8 +73,11 @@ static int measure(struct job *j, bool write)
     char file[PATH_MAX + 16];
     data_file(j->t, file, sizeof(file));
     struct fio_cmdline c;
-    fio_cmdline(&c, j->e->cfg, write, file);
+    int fits = fio_cmdline(&c, j->e->cfg, write, file);
+    /* at the barrier even when failing: the other targets wait there */
     pthread_barrier_wait(j->barrier);
+    if (fits < 0)
+        return phase_fail(j->e, "fio's command line for '%.200s' in %s does not fit", file, j->t->name);
     if (io_run(j, c.argv, "fio.json", write ? "fio's sequential write" : "fio's sequential read") < 0)
         return -1;
     char *text = target_output(j->t);

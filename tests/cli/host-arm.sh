@@ -66,13 +66,13 @@ fi
 mycnf=$'[mysqld]\ninnodb_buffer_pool_size=32M\n'
 lua=$'-- the workload script, any text: \'quotes\' $(not run) "and" \\ backslashes\nreturn 1'
 expect_rc 0 "$VBED" host arm-start --timeout 60 --mycnf "$mycnf" --lua "$lua" "${confine[@]}" -- "$dir"
-printf '%s' "$out" | jq -e --arg d "$dir" '.vbed_host == 1 and .dir == $d and .datadir == $d + "/data" and
-    .socket == $d + "/mysqld.sock" and .errlog == $d + "/mysqld.err" and .lua == $d + "/vbed_oltp.lua" and
+printf '%s' "$out" | jq -e --arg d "$dir" '.vbed_host == 1 and .dir == $d and .datadir == $d + "/mysql/data" and
+    .socket == $d + "/mysql/mysqld.sock" and .errlog == $d + "/mysql/mysqld.err" and .lua == $d + "/vbed_oltp.lua" and
     (.pid | type == "number") and .online_cpus >= 1' >/dev/null || fail "arm-start reply: $out"
 mpid=$(printf '%s' "$out" | jq -r .pid)
 running_as "$mpid" mariadbd || fail "pid $mpid of the reply is not a running mariadbd"
-tr '\0' '\n' < "/proc/$mpid/cmdline" | grep -qxF -- "--datadir=$dir/data" ||
-  fail "mariadbd $mpid does not run on $dir/data: $(tr '\0' ' ' < "/proc/$mpid/cmdline")"
+tr '\0' '\n' < "/proc/$mpid/cmdline" | grep -qxF -- "--datadir=$dir/mysql/data" ||
+  fail "mariadbd $mpid does not run on $dir/mysql/data: $(tr '\0' ' ' < "/proc/$mpid/cmdline")"
 if [ ${#confine[@]} -gt 0 ]; then
   printf '%s' "$out" | jq -e '.confined == true and .cpus == "0"' >/dev/null ||
     fail "arm-start --confine 1: not confined to CPU 0: $out"

@@ -35,6 +35,13 @@ printf '%s' "$out" | jq -e '.free_bytes > 0' >/dev/null || fail "df reply: $out"
 expect_rc 1 "$VBED" host resident -- "$t/missing"
 [ -z "$out" ] || fail "a failed request printed a reply: $out"
 contains "$err" "Cannot open '$t/missing'" || fail "missing file not named"
+# a FIFO or a link in a file's place: refused at once, not waited on nor followed
+mkfifo "$t/fifo" && ln -s "$t/file with 'quotes' and \$(x)" "$t/link"
+out=$(timeout 20 "$VBED" host resident -- "$t/fifo" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "resident of a FIFO: exit $rc (124: it hung): $out"
+contains "$out" "not a regular file" || fail "resident of a FIFO: $out"
+expect_rc 1 "$VBED" host resident -- "$t/link"
+contains "$err" "symbolic link" || fail "resident of a link: $err"
 expect_rc 2 "$VBED" host resident
 expect_rc 2 "$VBED" host version extra
 expect_rc 2 "$VBED" host format-disk

@@ -1,11 +1,14 @@
 /* test_hostarm.c: what a remote host arm's helper replies is hostile input
- * (the rows of arm-sql, the arm-start and arm-status replies), and which
- * directories an arm request may touch on the helper's host. */
+ * (the rows of arm-sql, the arm-start and arm-status replies: their size,
+ * their paths, which must be the arm's own), the helper's stderr made safe
+ * for a terminal, and which directories an arm request may touch on the
+ * helper's host. */
 #include "testutil.h"
 
 #include "hostarm.h"
 #include "hostarm_remote.h"
 #include "hostside.h"
+#include "log.h"
 #include "sql.h"
 
 #include <math.h>
@@ -154,8 +157,8 @@ static void rows_limits(void **state)
  * set to the JSON value (NULL: key removed). */
 static json_object *start_reply(const char *key, const char *value)
 {
-    json_object *o = parse("{\"vbed_host\":1,\"dir\":\"" ARM "\",\"datadir\":\"" ARM "/data\","
-                           "\"socket\":\"" ARM "/mysqld.sock\",\"errlog\":\"" ARM "/mysqld.err\","
+    json_object *o = parse("{\"vbed_host\":1,\"dir\":\"" ARM "\",\"datadir\":\"" ARM "/mysql/data\","
+                           "\"socket\":\"" ARM "/mysql/mysqld.sock\",\"errlog\":\"" ARM "/mysql/mysqld.err\","
                            "\"lua\":\"" ARM "/vbed_oltp.lua\",\"pid\":4200,\"cpus\":\"0\","
                            "\"confined\":true,\"online_cpus\":2}");
     if (key && value)
@@ -173,9 +176,9 @@ static void start_valid(void **state)
     char why[256] = "";
     assert_int_equal(hostarm_remote_read_start(o, ARM, &h, why, sizeof(why)), 0);
     assert_string_equal(h.dir, ARM);
-    assert_string_equal(h.datadir, ARM "/data");
-    assert_string_equal(h.socket, ARM "/mysqld.sock");
-    assert_string_equal(h.errlog, ARM "/mysqld.err");
+    assert_string_equal(h.datadir, ARM "/mysql/data");
+    assert_string_equal(h.socket, ARM "/mysql/mysqld.sock");
+    assert_string_equal(h.errlog, ARM "/mysql/mysqld.err");
     assert_string_equal(h.lua, ARM "/vbed_oltp.lua");
     assert_int_equal(h.pid, 4200);
     assert_string_equal(h.cpus, "0");
@@ -202,8 +205,18 @@ static void start_refused(void **state)
         {"dir", "\"/var/lib/vbed/host/vbed-other1-host\"", "another directory"},
         {"dir", NULL, "'dir'"},
         {"datadir", "\"data\"", "'datadir'"},
-        {"socket", "\"" ARM "/mysqld.sock\\n\"", "'socket'"},
-        {"errlog", "\"" ARM "/mysqld\\u0001.err\"", "'errlog'"},
+        {"socket", "\"" ARM "/mysql/mysqld.sock\\n\"", "'socket'"},
+        {"errlog", "\"" ARM "/mysql/mysqld\\u0001.err\"", "'errlog'"},
+        /* absolute and printable, but not the arm's own path */
+        {"datadir", "\"" ARM "/data\"", "'datadir'"},
+        {"datadir", "\"/var/lib/mysql\"", "'datadir'"},
+        {"socket", "\"/run/mysqld/mysqld.sock\"", "'socket'"},
+        {"socket", "\"" ARM "/mysqld.sock\"", "'socket'"},
+        {"socket", "\"/var/lib/vbed/host/vbed-other1-host/mysql/mysqld.sock\"", "'socket'"},
+        {"errlog", "\"/etc/shadow\"", "'errlog'"},
+        {"errlog", "\"" ARM "/mysql/../../../../etc/shadow\"", "'errlog'"},
+        {"lua", "\"" ARM "/mysql/vbed_oltp.lua\"", "'lua'"},
+        {"lua", "\"/tmp/vbed_oltp.lua\"", "'lua'"},
         {"lua", "\"" ARM "/vbed_oltp.lua\\u0000x\"", "'lua'"},
         {"lua", "7", "'lua'"},
         {"pid", "0", "'pid'"},
@@ -240,6 +253,108 @@ static void start_refused(void **state)
     assert_int_equal(hostarm_remote_read_start(o, ARM, &h, why, sizeof(why)), 0);
     assert_int_equal(h.pid, 4194304);
     json_object_put(o);
+}
+
+/* a path of the reply longer than anything the arm has: an error naming
+ * it, never a crash (main took a 3000-byte socket, and vbed aborted later
+ * copying it into sysbench's command line) */
+static void start_long_paths(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"dir", "datadir", "socket", "errlog", "lua"};
+    static const size_t lens[] = {200, 3000, PATH_MAX - 1, PATH_MAX, 100000};
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+        for (size_t n = 0; n < sizeof(lens) / sizeof(lens[0]); n++) {
+            char *value = malloc(lens[n] + 1);
+            assert_non_null(value);
+            memcpy(value, ARM "/", strlen(ARM) + 1);
+            memset(value + strlen(ARM) + 1, 'a', lens[n] - strlen(ARM) - 1);
+            value[lens[n]] = '\0';
+            json_object *o = start_reply(NULL, NULL);
+            json_object_object_add(o, keys[k], json_object_new_string(value));
+            struct hostarm h = {0};
+            char why[256] = "", want[64];
+            snprintf(want, sizeof(want), "'%s'", keys[k]);
+            if (hostarm_remote_read_start(o, ARM, &h, why, sizeof(why)) != -1)
+                fail_msg("an arm-start reply with a %zu-byte '%s' was accepted", lens[n], keys[k]);
+            if (!strstr(why, want) && !(k == 0 && strstr(why, "another directory")))
+                fail_msg("a %zu-byte '%s': the reason '%s' does not name it", lens[n], keys[k], why);
+            json_object_put(o);
+            free(value);
+        }
+    /* asked for a directory too long to be an arm's: refused before any field is read */
+    char dir[256];
+    snprintf(dir, sizeof(dir), "/%0150d/host/vbed-abc123-host", 0);
+    json_object *o = start_reply(NULL, NULL);
+    struct hostarm h = {0};
+    char why[256] = "";
+    assert_int_equal(hostarm_remote_read_start(o, dir, &h, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "at most"));
+    json_object_put(o);
+}
+
+/* ---- the size of a reply (hostside_reply_read) ---- */
+
+static void reply_size(void **state)
+{
+    (void)state;
+    char err[256];
+    const char *text = "{\"vbed_host\":1,\"arms\":[]}";
+    size_t len = strlen(text);
+    json_object *o = hostside_reply_read(text, len, len, err, sizeof(err));
+    assert_non_null(o);
+    json_object_put(o);
+    /* one byte over the cap: refused without being parsed */
+    assert_null(hostside_reply_read(text, len, len - 1, err, sizeof(err)));
+    assert_non_null(strstr(err, "larger than"));
+    /* a valid reply, then a NUL and more: refused, not cut at the NUL */
+    const char padded[] = "{\"vbed_host\":1}\0garbage";
+    assert_null(hostside_reply_read(padded, sizeof(padded) - 1, 1024, err, sizeof(err)));
+    assert_non_null(strstr(err, "NUL"));
+    /* padded with blanks (valid JSON) past the cap: refused */
+    size_t big = (size_t)1 << 20;
+    char *pad = malloc(big + 1);
+    assert_non_null(pad);
+    memset(pad, ' ', big);
+    memcpy(pad, text, len);
+    pad[big] = '\0';
+    assert_null(hostside_reply_read(pad, big, big / 2, err, sizeof(err)));
+    o = hostside_reply_read(pad, big, big, err, sizeof(err));
+    assert_non_null(o);
+    json_object_put(o);
+    free(pad);
+}
+
+/* ---- the helper's stderr on a terminal (log_sanitize) ---- */
+
+static void stderr_sanitized(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain text, tab\there", "plain text, tab\there"},
+        {"\033]0;owned\007\033[2Jred", "\\x1b]0;owned\\x07\\x1b[2Jred"},
+        {"cr\rback", "cr\\x0dback"},
+        {"del\x7f", "del\\x7f"},
+        {"utf-8 \xc3\xa9t\xc3\xa9 \xe2\x82\xac", "utf-8 \xc3\xa9t\xc3\xa9 \xe2\x82\xac"},
+        /* C1 controls: U+009B is a CSI to some terminals; a raw 0x9b too */
+        {"c1 \xc2\x9b" "2J", "c1 \\xc2\\x9b2J"},
+        {"raw \x9b" "2J", "raw \\x9b2J"},
+        /* overlong and cut sequences */
+        {"\xc0\xafx", "\\xc0\\xafx"},
+        {"\xe2\x82", "\\xe2\\x82"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char buf[256];
+        log_sanitize(cases[i].in, strlen(cases[i].in), buf, sizeof(buf));
+        if (strcmp(buf, cases[i].out) != 0)
+            fail_msg("case %zu: '%s', expected '%s'", i, buf, cases[i].out);
+    }
+    /* a NUL in the text, and a buffer too small: always terminated, no escape cut in half */
+    char buf[7];
+    log_sanitize("ab\0cd\033", 6, buf, sizeof(buf));
+    assert_string_equal(buf, "ab\\x00");
 }
 
 /* hostarm_remote_start passes the arm's own h->dir as dir: a reply naming
@@ -383,13 +498,17 @@ static void long_dir(char *buf, size_t len)
 static void dir_length(void **state)
 {
     (void)state;
+    /* its socket, DIR/mysql/mysqld.sock, must fit a unix socket address */
     char dir[PATH_MAX + 64], why[256] = "";
-    long_dir(dir, PATH_MAX - 64);
+    long_dir(dir, HOSTARM_DIR_MAX);
     if (hostarm_dir_check(dir, why, sizeof(why)) != 0)
-        fail_msg("a path of PATH_MAX - 64 bytes was refused: %s", why);
-    long_dir(dir, PATH_MAX - 63);
+        fail_msg("a path of HOSTARM_DIR_MAX bytes was refused: %s", why);
+    assert_true(strlen(dir) + strlen("/mysql/mysqld.sock") <= 107);
+    long_dir(dir, HOSTARM_DIR_MAX + 1);
     assert_int_equal(hostarm_dir_check(dir, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "absolute path of at most"));
+    long_dir(dir, 1000);
+    assert_int_equal(hostarm_dir_check(dir, why, sizeof(why)), -1);
     long_dir(dir, PATH_MAX + 32);
     assert_int_equal(hostarm_dir_check(dir, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "absolute path of at most"));
@@ -403,6 +522,9 @@ int main(void)
         cmocka_unit_test(rows_limits),
         cmocka_unit_test(start_valid),
         cmocka_unit_test(start_refused),
+        cmocka_unit_test(start_long_paths),
+        cmocka_unit_test(reply_size),
+        cmocka_unit_test(stderr_sanitized),
         cmocka_unit_test(start_other_dir_in_place),
         cmocka_unit_test(start_other_dir_fuzzed),
         cmocka_unit_test(status_unknown),

@@ -117,6 +117,37 @@ static void command_lines(void **state)
     golden_check("sysbench/cmdlines.txt", text);
 }
 
+/* paths from a remote host's reply, or an arm directory longer than any
+ * store: an error the caller reports, never an abort (main aborted, exit
+ * 134, at ~2048 bytes) */
+static void command_line_too_long(void **state)
+{
+    (void)state;
+    struct run_config cfg;
+    key_apply_defaults(&cfg);
+    cfg.workload = WL_OLTP_READ_ONLY;
+    char *lua = malloc(PATH_MAX), *socket = malloc(3 * PATH_MAX);
+    assert_non_null(lua);
+    assert_non_null(socket);
+    memset(lua, 'l', PATH_MAX - 1);
+    lua[0] = '/', lua[PATH_MAX - 1] = '\0';
+    memset(socket, 's', 3 * PATH_MAX - 1);
+    socket[0] = '/', socket[PATH_MAX - 1] = '\0';
+    struct workload_cmdline c;
+    /* two paths of PATH_MAX - 1 bytes (what struct target holds): they fit */
+    assert_int_equal(workload_cmdline(&c, &cfg, WORKLOAD_RUN, 30, lua, socket), 0);
+    assert_int_equal(strlen(c.argv[1]), PATH_MAX - 1);
+    /* a 3000-byte socket (the reply issue 18 names) with a short script: fits */
+    socket[3000] = '\0';
+    assert_int_equal(workload_cmdline(&c, &cfg, WORKLOAD_PREPARE, 0, "/x.lua", socket), 0);
+    /* longer than the store: refused, nothing half-made */
+    socket[3000] = 's', socket[PATH_MAX - 1] = 's', socket[3 * PATH_MAX - 1] = '\0';
+    assert_int_equal(workload_cmdline(&c, &cfg, WORKLOAD_RUN, 30, lua, socket), -1);
+    assert_null(c.argv[0]);
+    free(lua);
+    free(socket);
+}
+
 /* two guests, 10 one-second intervals each, the second starting 0.5 s later */
 static void common_window(void **state)
 {
@@ -169,6 +200,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(host_read_write),  cmocka_unit_test(guest_under_tcg),
         cmocka_unit_test(incomplete_output), cmocka_unit_test(command_lines),
+        cmocka_unit_test(command_line_too_long),
         cmocka_unit_test(common_window),    cmocka_unit_test(drift),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

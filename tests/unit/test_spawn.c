@@ -1,0 +1,106 @@
+/* test_spawn.c: a child's output from outside is bounded (spawn.h): a
+ * capture past capture_max stops the child, whatever it keeps printing; a
+ * log past output_max stops growing; stderr can be captured apart; and no
+ * process group <= 1 is ever signalled (process_signal_group). */
+#include "testutil.h"
+
+#include "log.h"
+#include "process.h"
+#include "spawn.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* `yes` never stops: past the cap it is stopped at once, well before the
+ * time limit, and what was captured stays within the cap */
+static void capture_bounded(void **state)
+{
+    (void)state;
+    char *out = NULL, *err = NULL;
+    size_t len = 0;
+    const char *argv[] = {"yes", "a line of output that never ends", NULL};
+    struct spawn_opts o = {.capture = &out, .capture_len = &len, .capture_err = &err,
+                           .capture_max = 1 << 20, .timeout = 60, .quiet = 1};
+    double t0 = now();
+    assert_int_equal(spawn_run(argv, &o), SPAWN_TOO_LARGE);
+    assert_true(now() - t0 < 30);
+    assert_true(len <= 1 << 20);
+    assert_int_equal(strlen(out), len);
+    free(out);
+    free(err);
+
+    /* the same on stderr */
+    const char *noisy[] = {"sh", "-c", "yes >&2", NULL};
+    struct spawn_opts e = {.capture = &out, .capture_err = &err, .capture_max = 1 << 20, .timeout = 60,
+                           .quiet = 1};
+    assert_int_equal(spawn_run(noisy, &e), SPAWN_TOO_LARGE);
+    assert_true(strlen(err) <= 1 << 20);
+    free(out);
+    free(err);
+}
+
+static void capture_apart(void **state)
+{
+    (void)state;
+    char *out = NULL, *err = NULL;
+    size_t len = 0;
+    const char *argv[] = {"sh", "-c", "printf 'reply\\0rest'; echo oops >&2; exit 3", NULL};
+    struct spawn_opts o = {.capture = &out, .capture_len = &len, .capture_err = &err, .timeout = 60};
+    assert_int_equal(spawn_run(argv, &o), 3);
+    assert_int_equal(len, 10); /* the NUL is counted: a caller can refuse it */
+    assert_string_equal(out, "reply");
+    assert_string_equal(err, "oops\n");
+    free(out);
+    free(err);
+}
+
+/* a log stops growing at output_max: the child that writes past it dies of
+ * SIGXFSZ (SPAWN_TOO_LARGE), or sees the write fail */
+static void output_bounded(void **state)
+{
+    (void)state;
+    char log[] = "/tmp/vbed-spawn-log.XXXXXX";
+    int fd = mkstemp(log);
+    assert_true(fd >= 0);
+    close(fd);
+    const char *argv[] = {"yes", NULL};
+    struct spawn_opts o = {.log_path = log, .output_max = 1 << 20, .timeout = 60, .quiet = 1};
+    assert_int_equal(spawn_run(argv, &o), SPAWN_TOO_LARGE);
+    struct stat st;
+    assert_int_equal(stat(log, &st), 0);
+    assert_true(st.st_size <= 1 << 20);
+    unlink(log);
+}
+
+static void no_group_of_one(void **state)
+{
+    (void)state;
+    /* kill(-1) would signal every process, kill(0) our own group */
+    for (pid_t p = -1; p <= 1; p++) {
+        errno = 0;
+        assert_int_equal(process_signal_group(p, 0), -1);
+        assert_int_equal(errno, EINVAL);
+    }
+    /* (spawn_stop(1) is refused the same way; not called here: on a
+     * regression it would signal every process of the machine) */
+}
+
+int main(void)
+{
+    log_set_level(LOG_QUIET);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(capture_bounded),
+        cmocka_unit_test(capture_apart),
+        cmocka_unit_test(output_bounded),
+        cmocka_unit_test(no_group_of_one),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
