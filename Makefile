@@ -35,8 +35,9 @@ LIBS = $(PKG_LIBS) -lm
 
 BUILD ?= build/default
 space := $(subst ,, )
-SRCS := $(wildcard orchestrator/*.c orchestrator/workloads/*.c)
-LIB_SRCS := $(filter-out orchestrator/main.c,$(SRCS))
+SRCS := $(wildcard orchestrator/*/*.c)
+HDRS := $(wildcard orchestrator/*/*.h)
+LIB_SRCS := $(filter-out orchestrator/cli/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -49,14 +50,14 @@ all: vbed
 vbed: $(BUILD)/vbed
 	install -m 0755 $< $@
 
-$(BUILD)/vbed: $(BUILD)/obj/main.o $(BUILD)/libvbed.a
+$(BUILD)/vbed: $(BUILD)/obj/cli/main.o $(BUILD)/libvbed.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/libvbed.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/%.o: orchestrator/%.c $(wildcard orchestrator/*.h orchestrator/workloads/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: orchestrator/%.c $(HDRS) | $(BUILD)/obj
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
 

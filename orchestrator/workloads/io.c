@@ -1,8 +1,8 @@
 /* workloads/io.c: what the raw I/O workloads share (see io.h). */
-#include "io.h"
+#include "workloads/io.h"
 
-#include "log.h"
-#include "paths.h"
+#include "util/log.h"
+#include "util/paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,11 +4,11 @@
 #ifndef VBED_WORKLOADS_IO_H
 #define VBED_WORKLOADS_IO_H
 
-#include "phase.h"
+#include "experiment/phase.h"
 
 #include <stddef.h>
 
-#include "workload.h"
+#include "workloads/workload.h"
 
 /* The directory a target's I/O goes to: IO_GUEST_DIR in a guest, io/ in
  * the host arm's private directory. */

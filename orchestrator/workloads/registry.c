@@ -1,8 +1,8 @@
 /* workloads/registry.c: the `workload` key's values and their
  * implementations (see workload.h). */
-#include "workload.h"
+#include "workloads/workload.h"
 
-#include "keys.h"
+#include "scenario/keys.h"
 
 const struct workload_ops *workload_ops_for(int workload)
 {

@@ -11,12 +11,12 @@
  *
  * Samples per target: mb_s, io_bytes, io_runtime_s, iops, latency_avg_ms,
  * clat_p50_ms, clat_p95_ms, clat_p99_ms, clat_p999_ms. */
-#include "workload.h"
+#include "workloads/workload.h"
 
-#include "fio.h"
-#include "io.h"
-#include "log.h"
-#include "xalloc.h"
+#include "workloads/fio.h"
+#include "workloads/io.h"
+#include "util/log.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * experiment's own and unchanged (experiment.c: prepare with the
  * compression check, measure, the common window; warmup.c: warmup = auto);
  * the command lines and the parser are workload.c's. */
-#include "workload.h"
+#include "workloads/workload.h"
 
-#include "phase.h"
+#include "experiment/phase.h"
 
 static const struct workload_metric metrics[] = {
     {"tps", "tx/s"},           {"qps", "q/s"},          {"latency_avg_ms", "ms"},

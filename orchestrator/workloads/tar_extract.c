@@ -10,13 +10,13 @@
  *
  * Samples per target: tar_seconds, mb_s (the archive's bytes / seconds,
  * decimal MB) and tar_archive_bytes. */
-#include "workload.h"
+#include "workloads/workload.h"
 
-#include "archive.h"
-#include "io.h"
-#include "log.h"
-#include "paths.h"
-#include "xalloc.h"
+#include "image/archive.h"
+#include "workloads/io.h"
+#include "util/log.h"
+#include "util/paths.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,12 +6,12 @@
  * own and fit sysbench's command line; arm-status; sql.c: the rows of
  * arm-sql). */
 #include "fuzz.h"
-#include "hostarm_remote.h"
-#include "hostside.h"
-#include "keys.h"
-#include "layers.h"
-#include "sql.h"
-#include "workload.h"
+#include "targets/hostarm_remote.h"
+#include "hostside/hostside.h"
+#include "scenario/keys.h"
+#include "probes/layers.h"
+#include "targets/sql.h"
+#include "workloads/sysbench.h"
 
 #include <sys/un.h>
 

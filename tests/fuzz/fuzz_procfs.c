@@ -3,8 +3,8 @@
  * /proc/<pid>/stat (noise.c), /proc/diskstats, /proc/meminfo and fincore's
  * output (layers.c). The first byte picks the parser. */
 #include "fuzz.h"
-#include "layers.h"
-#include "noise.h"
+#include "probes/layers.h"
+#include "hostside/noise.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -6,8 +6,8 @@
  * it accepts goes through report_build (and so gap.c's model) and the
  * json format, as vbed report would. */
 #include "fuzz.h"
-#include "report.h"
-#include "resultsread.h"
+#include "report/report.h"
+#include "results/resultsread.h"
 
 #include <stdio.h>
 #include <unistd.h>

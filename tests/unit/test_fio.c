@@ -3,8 +3,8 @@
  * (tests/data/fio/), the fixed tar_extract archive (workloads/archive.h),
  * and the workload registry. */
 #include "testutil.h"
-#include "keys.h"
-#include "workloads/archive.h"
+#include "scenario/keys.h"
+#include "image/archive.h"
 #include "workloads/fio.h"
 #include "workloads/workload.h"
 

@@ -3,7 +3,7 @@
  * machine), and the rule that an absent counter gives no sample. */
 #include "testutil.h"
 
-#include "layers.h"
+#include "probes/layers.h"
 
 #include <math.h>
 

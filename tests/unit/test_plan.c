@@ -1,9 +1,9 @@
 /* test_plan.c: scenario files into variants and runs: inheritance, list
  * expansion order, sharing of runs, cross-key rules. */
 #include "testutil.h"
-#include "log.h"
-#include "plan.h"
-#include "scenario.h"
+#include "util/log.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
 #include <unistd.h>
 

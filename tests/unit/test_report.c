@@ -5,9 +5,9 @@
  * and samples.jsonl read line by line: a cut-short last line, and every
  * other kind of bad line, reported as FILE:LINE and skipped. */
 #include "testutil.h"
-#include "log.h"
-#include "report.h"
-#include "resultsread.h"
+#include "util/log.h"
+#include "report/report.h"
+#include "results/resultsread.h"
 
 #include <dirent.h>
 #include <math.h>

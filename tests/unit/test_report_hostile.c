@@ -10,10 +10,10 @@
  * nothing, and report.html escapes the names. Without gnuplot the drawing
  * part cannot be checked: the test then exits 77 after the rest passed. */
 #include "testutil.h"
-#include "html.h"
-#include "log.h"
-#include "plot.h"
-#include "report.h"
+#include "report/html.h"
+#include "util/log.h"
+#include "report/plot.h"
+#include "report/report.h"
 
 #include <math.h>
 

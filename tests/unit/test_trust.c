@@ -4,11 +4,11 @@
  * Expected values are computed by hand in the comments. */
 #include "testutil.h"
 
-#include "keys.h"
-#include "noise.h"
-#include "steady.h"
-#include "verdicts.h"
-#include "workingset.h"
+#include "scenario/keys.h"
+#include "hostside/noise.h"
+#include "experiment/steady.h"
+#include "results/verdicts.h"
+#include "scenario/workingset.h"
 
 #include <math.h>
 

@@ -1,0 +1,100 @@
+/* layers.h: counters at every layer of a target's I/O and CPU path, read
+ * before and after the measure phase, written as deltas over that window.
+ *
+ *   innodb      SHOW GLOBAL STATUS: pages read/written, data reads/writes
+ *               and their bytes, fsyncs, row lock waits
+ *   guest       the guest kernel, through its agent: /proc/diskstats of the
+ *               data disk, /proc/stat (user, system, iowait, steal),
+ *               /proc/meminfo (Cached, Dirty) and how much of the sysbench
+ *               tables' files its page cache holds (fincore)
+ *   hypervisor  libvirt's domain stats (virDomainListGetStats): the data
+ *               disk's rd/wr/fl requests, bytes and times, cpu.time, the
+ *               vCPUs' time and delay (waiting for a host CPU)
+ *   host        /proc/diskstats of the host block device under the disks
+ *               (the pool's directory, the host arm's datadir), the host
+ *               arm's mariadbd CPU and I/O (/proc/<pid>/stat, io)
+ *
+ * A snapshot is a list of named values; a counter that could not be read is
+ * not in it, so the sample is absent -- never a 0 that was not measured.
+ * Counters are written as after - before; gauges (Cached, Dirty, fincore)
+ * as their value after the phase. Parsers take text (fuzz targets call
+ * them). Snapshots are filled by one thread each. */
+#ifndef VBED_LAYERS_H
+#define VBED_LAYERS_H
+
+#include "hostside/noise.h"
+#include "results/samples.h"
+#include "targets/sql.h"
+
+#include <libvirt/libvirt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define LAYERS_MAX 64
+#define LAYERS_NAME_MAX 40
+
+struct layer_value {
+    char name[LAYERS_NAME_MAX]; /* the sample's metric, e.g. "guest_disk_reads" */
+    const char *layer;          /* "innodb", "guest", "hypervisor", "host" */
+    const char *unit;
+    bool gauge;                 /* a level, not a counter: written as its value after */
+    char device[32];            /* the block device it counts, as label "device"; "" none */
+    double v;
+};
+
+struct layer_snapshot {
+    struct layer_value v[LAYERS_MAX];
+    size_t n;
+};
+
+/* Add (or replace) a value; NAN values are not added. */
+void layers_set(struct layer_snapshot *s, const char *layer, const char *name, const char *unit,
+                bool gauge, double v);
+/* The value, or NAN when absent. */
+double layers_get(const struct layer_snapshot *s, const char *name);
+
+/* One line of /proc/diskstats. */
+struct diskstat {
+    unsigned major, minor;
+    char name[32];
+    double reads, read_sectors, read_ms, writes, write_sectors, write_ms, in_flight, io_ms;
+    double flushes, flush_ms; /* NAN on kernels before 5.5 */
+};
+/* The line of device `name` (when name is not NULL) or of major:minor. -1
+ * if absent or malformed. */
+int layers_parse_diskstats(const char *text, const char *name, unsigned major, unsigned minor,
+                           struct diskstat *out);
+/* A "Key: N kB" line of /proc/meminfo, in bytes; -1 if absent. */
+int layers_parse_meminfo(const char *text, const char *key, double *bytes);
+/* The sum of fincore's "RES" column (bytes, one number a line); -1 if no number. */
+int layers_parse_fincore(const char *text, double *bytes);
+
+/* diskstats of one device into the snapshot as <prefix>_reads, ... */
+void layers_add_diskstat(struct layer_snapshot *s, const char *layer, const char *prefix,
+                         const struct diskstat *d);
+
+/* The layers of a target. */
+void layers_innodb(struct sql *sql, struct layer_snapshot *s);
+struct target;
+/* guest_dev: the data disk's name in the guest ("vdb"), found once by
+ * layers_guest_data_dev; "" skips the disk. */
+/* cpu, cpu_ok: if not NULL, the guest's /proc/stat as read (for its steal
+ * time, noise.h), and whether it could be. */
+void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot *s,
+                  struct cpu_times *cpu, bool *cpu_ok);
+int layers_guest_data_dev(struct target *t, char *dev, size_t len);
+/* disk: the data disk's target name in the domain XML ("vdb"). fields: if
+ * not NULL, gets the names of the stats libvirt offered (for meta.json). */
+void layers_hypervisor(virDomainPtr dom, const char *disk, struct layer_snapshot *s,
+                       char *fields, size_t fields_len);
+/* The host block device that holds path (on this machine). */
+void layers_host(const char *path, struct layer_snapshot *s);
+/* A host arm's mariadbd's I/O (/proc/<pid>/io; NAN: unknown, not set). */
+void layers_host_arm_io(struct layer_snapshot *s, double read_bytes, double write_bytes);
+
+/* Samples: after - before for counters present in both, after for gauges. */
+void layers_samples(const struct layer_snapshot *before, const struct layer_snapshot *after,
+                    struct samples *samples, int guest);
+
+#endif
