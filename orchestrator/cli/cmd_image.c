@@ -1,5 +1,6 @@
 /* cmd_image.c: `vbed image build|list|rm|path|verify`. */
 #include "cli/cli.h"
+#include "virt/accel.h"
 #include "util/exitcode.h"
 #include "virt/hostset.h"
 #include "image/image.h"
@@ -107,7 +108,7 @@ static int verify(const struct image_opts *o)
     int rc = EXIT_FAILED;
     const char *disks[] = {info.root};
     const char *formats[] = {"qcow2"};
-    struct inspect *in = inspect_open(disks, formats, 1);
+    struct inspect *in = inspect_open(disks, formats, 1, accel_local_kvm(NULL) == ACCEL_KVM_WORKS);
     if (!in || inspect_mount(in, "/dev/sda", "/") < 0)
         goto cleanup;
     printf("image %s (libguestfs appliance launched in %.1f s)\n", info.id,

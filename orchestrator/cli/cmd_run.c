@@ -188,7 +188,7 @@ static void print_working_sets(const struct plan *p, FILE *out)
             const struct plan_spec *sp = &p->specs[s];
             if (sp->arm != a)
                 continue;
-            if (workload_is_io(sp->cfg.workload)) {
+            if (key_workload_is_io(sp->cfg.workload)) {
                 /* no tables: what is written, onto what */
                 char vars[256], io[32], usable[32];
                 plan_spec_variants(p, s, vars, sizeof(vars));

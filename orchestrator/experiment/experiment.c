@@ -194,7 +194,7 @@ static void layers_host_of(struct target *t, struct layer_snapshot *s)
     char *text = NULL;
     struct diskstat d;
     if (path && hostside_available(t->hs) && hostside_diskstats(t->hs, path, &ma, &mi, &text) == 0 &&
-        layers_parse_diskstats(text, NULL, ma, mi, &d) == 0)
+        procfs_parse_diskstats(text, NULL, ma, mi, &d) == 0)
         layers_add_diskstat(s, "host", "hostdev", &d);
     free(text);
 }

@@ -4,6 +4,7 @@
  * volumes deleted unless --keep; a guest that failed on its own has its
  * journal read out of its disk first). */
 #include "experiment/runctx.h"
+#include "virt/accel.h"
 #include "util/xalloc.h"
 
 #include "virt/configdisk.h"
@@ -256,7 +257,7 @@ static void teardown_guests(struct guest_run *gr, bool failed)
         /* a guest that failed on its own: its journal tells why (local pools) */
         if (failed && g->phase == GP_FAILED && g->t_start > 0 && !signals_interrupted() &&
             !hv_get_info(h->hv)->remote && !strstr(g->error, "another guest"))
-            postmortem_guest(g->lay.root_path, gr->dirs[i]);
+            postmortem_guest(g->lay.root_path, gr->dirs[i], accel_local_kvm(NULL) == ACCEL_KVM_WORKS);
         guest_teardown(g, h->st, gr->dirs[i], r->o->keep);
     }
 }

@@ -75,7 +75,7 @@ static double run_cpu_s(const struct experiment *e, size_t first)
 static int host_cpu_times(const struct target *t, struct cpu_times *c)
 {
     if (target_is_local(t))
-        return noise_read_host(c);
+        return procfs_read_stat(c);
     return hostside_available(t->hs) ? hostside_proc_stat(t->hs, c) : -1;
 }
 

@@ -1,7 +1,7 @@
 /* hostcache.c: page-cache control and residency (see hostcache.h). */
 #include "hostside/hostcache.h"
 
-#include "probes/layers.h"
+#include "util/procfs.h"
 #include "util/textfile.h"
 
 #include "util/log.h"
@@ -97,7 +97,7 @@ int hostcache_meminfo(long long *cached, long long *dirty)
         return -1;
     }
     double c, d;
-    int rc = layers_parse_meminfo(text, "Cached", &c) == 0 && layers_parse_meminfo(text, "Dirty", &d) == 0
+    int rc = procfs_parse_meminfo(text, "Cached", &c) == 0 && procfs_parse_meminfo(text, "Dirty", &d) == 0
                  ? 0
                  : -1;
     free(text);

@@ -2,7 +2,7 @@
 #include "hostside/hostside.h"
 
 #include "hostside/hostcache.h"
-#include "probes/layers.h"
+#include "util/procfs.h"
 #include "util/log.h"
 #include "hostside/noise.h"
 #include "util/shquote.h"
@@ -266,8 +266,8 @@ long long hostside_resident(struct hostside *h, const char *path)
 static int meminfo_values(const char *text, long long *total, long long *cached, long long *dirty)
 {
     double t, c, d;
-    if (layers_parse_meminfo(text, "MemTotal", &t) < 0 || layers_parse_meminfo(text, "Cached", &c) < 0 ||
-        layers_parse_meminfo(text, "Dirty", &d) < 0)
+    if (procfs_parse_meminfo(text, "MemTotal", &t) < 0 || procfs_parse_meminfo(text, "Cached", &c) < 0 ||
+        procfs_parse_meminfo(text, "Dirty", &d) < 0)
         return -1;
     *total = (long long)t, *cached = (long long)c, *dirty = (long long)d;
     return 0;
@@ -399,7 +399,7 @@ int hostside_parse_stat_reply(json_object *r, struct cpu_times *c)
     long long tck;
     char *text = hostside_reply_text(r, "stat");
     int rc = text && hostside_reply_uint(r, "clk_tck", &tck) == 0 && tck > 0 && tck <= 1000000
-                 ? noise_parse_proc_stat(text, (long)tck, c)
+                 ? procfs_parse_stat(text, (long)tck, c)
                  : -1;
     free(text);
     return rc;
@@ -408,7 +408,7 @@ int hostside_parse_stat_reply(json_object *r, struct cpu_times *c)
 int hostside_proc_stat(struct hostside *h, struct cpu_times *c)
 {
     if (h->u.transport == HT_LOCAL)
-        return noise_read_host(c);
+        return procfs_read_stat(c);
     if (h->u.transport == HT_NONE)
         return unavailable(h, "read /proc/stat");
     const char *args[] = {"stat", NULL};

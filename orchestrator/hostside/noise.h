@@ -17,25 +17,10 @@
 #ifndef VBED_NOISE_H
 #define VBED_NOISE_H
 
+#include "util/procfs.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
-
-struct cpu_times {
-    double total_s; /* every field of the "cpu" line but guest, guest_nice */
-    double busy_s;
-    double steal_s;
-    double user_s, system_s, iowait_s; /* user + nice; system + irq + softirq; iowait */
-};
-
-/* The aggregate "cpu" line of /proc/stat text. -1 if absent or malformed. */
-int noise_parse_proc_stat(const char *text, long clk_tck, struct cpu_times *out);
-/* The host's /proc/stat now. -1 reported. */
-int noise_read_host(struct cpu_times *out);
-
-/* utime + stime of a /proc/<pid>/stat text, in seconds; -1 if malformed. */
-double noise_parse_pid_stat(const char *text, long clk_tck);
-/* Of a live process; -1 if it cannot be read. */
-double noise_pid_cpu_s(pid_t pid);
 
 /* vbed's own CPU and its waited-for children's, seconds; each alone. */
 double noise_self_cpu_s(void);

@@ -2,7 +2,6 @@
 #include "image/inspect.h"
 #include "util/xalloc.h"
 
-#include "virt/accel.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -31,7 +30,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-struct inspect *inspect_open(const char *const *disks, const char *const *formats, size_t n)
+struct inspect *inspect_open(const char *const *disks, const char *const *formats, size_t n,
+                             bool kvm_works)
 {
     guestfs_h *g = guestfs_create();
     if (!g) {
@@ -42,8 +42,7 @@ struct inspect *inspect_open(const char *const *disks, const char *const *format
 
     /* the appliance would run under KVM if /dev/kvm exists, working or not */
     const char *env = getenv("LIBGUESTFS_BACKEND_SETTINGS");
-    if (!(env && *env) && access("/dev/kvm", F_OK) == 0 &&
-        accel_local_kvm(NULL) != ACCEL_KVM_WORKS) {
+    if (!(env && *env) && access("/dev/kvm", F_OK) == 0 && !kvm_works) {
         char *settings[] = {(char *)"force_tcg", NULL};
         guestfs_set_backend_settings(g, settings);
     }

@@ -14,8 +14,11 @@
 struct inspect;
 
 /* A handle with disks added read-only, launched. disks/formats: n entries;
- * the i-th disk is /dev/sd<'a'+i> inside. NULL after reporting. */
-struct inspect *inspect_open(const char *const *disks, const char *const *formats, size_t n);
+ * the i-th disk is /dev/sd<'a'+i> inside. kvm_works: the caller's verdict
+ * on this machine's KVM (virt/accel.h); false keeps the appliance on TCG
+ * where a /dev/kvm exists but hangs guests. NULL after reporting. */
+struct inspect *inspect_open(const char *const *disks, const char *const *formats, size_t n,
+                             bool kvm_works);
 void inspect_close(struct inspect *in);
 /* Seconds the appliance took to launch. */
 double inspect_launch_seconds(const struct inspect *in);

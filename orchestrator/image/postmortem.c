@@ -7,12 +7,12 @@
 
 #include <limits.h>
 
-int postmortem_guest(const char *root_overlay, const char *dir)
+int postmortem_guest(const char *root_overlay, const char *dir, bool kvm_works)
 {
     const char *disks[] = {root_overlay};
     const char *formats[] = {"qcow2"};
     log_info("reading the failed guest's logs out of %s (libguestfs)", root_overlay);
-    struct inspect *in = inspect_open(disks, formats, 1);
+    struct inspect *in = inspect_open(disks, formats, 1, kvm_works);
     if (!in)
         return -1;
     int rc = -1;

@@ -4,7 +4,10 @@
 #ifndef VBED_POSTMORTEM_H
 #define VBED_POSTMORTEM_H
 
-/* journal.txt and mysqld.err (if present) into dir. -1 reported. */
-int postmortem_guest(const char *root_overlay, const char *dir);
+#include <stdbool.h>
+
+/* journal.txt and mysqld.err (if present) into dir; kvm_works as for
+ * inspect_open. -1 reported. */
+int postmortem_guest(const char *root_overlay, const char *dir, bool kvm_works);
 
 #endif

@@ -46,56 +46,6 @@ double layers_get(const struct layer_snapshot *s, const char *name)
 
 /* ---- parsers ---- */
 
-int layers_parse_diskstats(const char *text, const char *name, unsigned major, unsigned minor,
-                           struct diskstat *out)
-{
-    for (const char *line = text; line && *line;) {
-        struct diskstat d;
-        memset(&d, 0, sizeof(d));
-        double f[17];
-        int n = sscanf(line,
-                       " %u %u %31s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf "
-                       "%lf",
-                       &d.major, &d.minor, d.name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
-                       &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14], &f[15], &f[16]);
-        bool match = n >= 14 && (name ? strcmp(d.name, name) == 0 : d.major == major && d.minor == minor);
-        if (match) {
-            /* reads merged sectors ms | writes merged sectors ms | in_flight io_ms weighted
-             * | discards merged sectors ms | flushes flush_ms */
-            d.reads = f[0], d.read_sectors = f[2], d.read_ms = f[3];
-            d.writes = f[4], d.write_sectors = f[6], d.write_ms = f[7];
-            d.in_flight = f[8], d.io_ms = f[9];
-            d.flushes = n >= 20 ? f[15] : NAN;
-            d.flush_ms = n >= 20 ? f[16] : NAN;
-            *out = d;
-            return 0;
-        }
-        line = strchr(line, '\n');
-        if (line)
-            line++;
-    }
-    return -1;
-}
-
-int layers_parse_meminfo(const char *text, const char *key, double *bytes)
-{
-    size_t klen = strlen(key);
-    for (const char *line = text; line && *line;) {
-        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-            char *end;
-            double kib = strtod(line + klen + 1, &end);
-            if (end == line + klen + 1)
-                return -1;
-            *bytes = kib * 1024;
-            return 0;
-        }
-        line = strchr(line, '\n');
-        if (line)
-            line++;
-    }
-    return -1;
-}
-
 int layers_parse_fincore(const char *text, double *bytes)
 {
     double sum = 0;
@@ -199,7 +149,7 @@ void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot
     char *text;
     if (guest_dev[0] && (text = target_read_text(t, "/proc/diskstats"))) {
         struct diskstat d;
-        if (layers_parse_diskstats(text, guest_dev, 0, 0, &d) == 0)
+        if (procfs_parse_diskstats(text, guest_dev, 0, 0, &d) == 0)
             layers_add_diskstat(s, "guest", "guest_disk", &d);
         free(text);
     }
@@ -207,7 +157,7 @@ void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot
         cpu_ok[0] = false;
     if ((text = target_read_text(t, "/proc/stat"))) {
         struct cpu_times c;
-        if (noise_parse_proc_stat(text, 100, &c) == 0) { /* USER_HZ is 100 on Linux guests */
+        if (procfs_parse_stat(text, 100, &c) == 0) { /* USER_HZ is 100 on Linux guests */
             layers_set(s, "guest", "guest_cpu_user_s", "s", false, c.user_s);
             layers_set(s, "guest", "guest_cpu_system_s", "s", false, c.system_s);
             layers_set(s, "guest", "guest_cpu_iowait_s", "s", false, c.iowait_s);
@@ -221,9 +171,9 @@ void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot
     }
     if ((text = target_read_text(t, "/proc/meminfo"))) {
         double v;
-        if (layers_parse_meminfo(text, "Cached", &v) == 0)
+        if (procfs_parse_meminfo(text, "Cached", &v) == 0)
             layers_set(s, "guest", "guest_cached_bytes", "bytes", true, v);
-        if (layers_parse_meminfo(text, "Dirty", &v) == 0)
+        if (procfs_parse_meminfo(text, "Dirty", &v) == 0)
             layers_set(s, "guest", "guest_dirty_bytes", "bytes", true, v);
         free(text);
     }
@@ -341,7 +291,7 @@ void layers_host(const char *path, struct layer_snapshot *s)
     char *text;
     if (path && stat(path, &st) == 0 && (text = textfile_read("/proc/diskstats"))) {
         struct diskstat d;
-        if (layers_parse_diskstats(text, NULL, major(st.st_dev), minor(st.st_dev), &d) == 0)
+        if (procfs_parse_diskstats(text, NULL, major(st.st_dev), minor(st.st_dev), &d) == 0)
             layers_add_diskstat(s, "host", "hostdev", &d);
         free(text);
     }

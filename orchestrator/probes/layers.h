@@ -22,7 +22,7 @@
 #ifndef VBED_LAYERS_H
 #define VBED_LAYERS_H
 
-#include "hostside/noise.h"
+#include "util/procfs.h"
 #include "results/samples.h"
 #include "targets/sql.h"
 
@@ -54,19 +54,6 @@ void layers_set(struct layer_snapshot *s, const char *layer, const char *name, c
 /* The value, or NAN when absent. */
 double layers_get(const struct layer_snapshot *s, const char *name);
 
-/* One line of /proc/diskstats. */
-struct diskstat {
-    unsigned major, minor;
-    char name[32];
-    double reads, read_sectors, read_ms, writes, write_sectors, write_ms, in_flight, io_ms;
-    double flushes, flush_ms; /* NAN on kernels before 5.5 */
-};
-/* The line of device `name` (when name is not NULL) or of major:minor. -1
- * if absent or malformed. */
-int layers_parse_diskstats(const char *text, const char *name, unsigned major, unsigned minor,
-                           struct diskstat *out);
-/* A "Key: N kB" line of /proc/meminfo, in bytes; -1 if absent. */
-int layers_parse_meminfo(const char *text, const char *key, double *bytes);
 /* The sum of fincore's "RES" column (bytes, one number a line); -1 if no number. */
 int layers_parse_fincore(const char *text, double *bytes);
 

@@ -510,3 +510,8 @@ void keys_print_markdown(FILE *out)
                 k->help);
     }
 }
+
+bool key_workload_is_io(int workload)
+{
+    return workload == WL_SEQ_WRITE || workload == WL_SEQ_READ || workload == WL_TAR_EXTRACT;
+}

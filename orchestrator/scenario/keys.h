@@ -155,6 +155,9 @@ void key_format_value(const struct key_def *key, const struct run_config *cfg, c
 /* Accepted values of a key as text: "none, writeback, ..." or "1 to 64". */
 void key_describe_accepted(const struct key_def *key, char *buf, size_t len);
 
+/* seq_write, seq_read, tar_extract: raw I/O on the data disks, no database */
+bool key_workload_is_io(int workload);
+
 /* Name of an enum value, e.g. key_choice("disk_cache", CACHE_NONE) -> "none". */
 const char *key_choice(const char *key_name, int index);
 

@@ -4,7 +4,6 @@
 #include "scenario/disklayout.h"
 #include "scenario/hosturi.h"
 #include "util/units.h"
-#include "workloads/workload.h"
 #include "util/xalloc.h"
 
 #include <json-c/json.h>
@@ -111,7 +110,7 @@ static void check_disks(const struct plan *p, size_t arm, const struct run_confi
             diag_add(d, "%s:%d: filesystem: 'tmpfs' uses no data disk, but arm [%s] has layout '%s' "
                         "and data_disks %lld",
                      path, line_of(p, arm, "filesystem"), name, layout, c->data_disks);
-        if (workload_is_io(c->workload))
+        if (key_workload_is_io(c->workload))
             diag_add(d, "%s:%d: workload: '%s' writes to the data disks, but arm [%s] has "
                         "filesystem 'tmpfs' (%s)",
                      path, line_of(p, arm, "workload"), key_choice("workload", c->workload), name,

@@ -1,7 +1,7 @@
 /* workingset.c: where an arm's data fits (see workingset.h). */
 #include "scenario/workingset.h"
 
-#include "probes/layers.h"
+#include "util/procfs.h"
 #include "util/textfile.h"
 
 #include <stdio.h>
@@ -126,7 +126,7 @@ long long ws_host_memory(void)
 {
     char *text = textfile_read("/proc/meminfo");
     double bytes;
-    int rc = text ? layers_parse_meminfo(text, "MemTotal", &bytes) : -1;
+    int rc = text ? procfs_parse_meminfo(text, "MemTotal", &bytes) : -1;
     free(text);
     return rc < 0 ? -1 : (long long)bytes;
 }

@@ -599,7 +599,7 @@ int hostarm_status(struct hostarm *h, struct hostarm_status *st)
 {
     if (h->remote)
         return hostarm_remote_status(h, st);
-    st->server_cpu_s = h->pid > 0 ? noise_pid_cpu_s(h->pid) : -1;
+    st->server_cpu_s = h->pid > 0 ? procfs_pid_cpu_s(h->pid) : -1;
     /* vbed's own children when it runs the arm itself; arm-exec's record otherwise */
     if (h->child) {
         st->programs_cpu_s = noise_cpu_children_s();

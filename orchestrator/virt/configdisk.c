@@ -3,7 +3,6 @@
 #include "util/xalloc.h"
 
 #include "util/log.h"
-#include "workloads/workload.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -43,11 +42,11 @@ int configdisk_build(const struct run_config *cfg, const char *hostname, const c
     /* several disks, a layout or raw I/O: vbed-setup's defaults (one disk,
      * single, the datadir on it) otherwise, so a one-disk run's run.env is
      * what it always was */
-    if (cfg->data_disks > 1 || cfg->layout != LAYOUT_SINGLE || workload_is_io(cfg->workload))
+    if (cfg->data_disks > 1 || cfg->layout != LAYOUT_SINGLE || key_workload_is_io(cfg->workload))
         snprintf(env + n, sizeof(env) - (size_t)n,
                  "DATA_DISKS=%lld\nLAYOUT=%s\nASSUME_CLEAN=%s\nRESYNC_TIMEOUT=%lld\nIO_DIR=%s\n",
                  cfg->data_disks, key_choice("layout", cfg->layout), cfg->assume_clean ? "yes" : "no",
-                 cfg->timeout_resync, workload_is_io(cfg->workload) ? IO_GUEST_DIR : "");
+                 cfg->timeout_resync, key_workload_is_io(cfg->workload) ? IO_GUEST_DIR : "");
 
     /* an archive is a few blocks of 10 KiB; leave ample room */
     size_t cap = 64 * 1024 + strlen(mycnf) * 2;

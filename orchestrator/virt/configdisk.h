@@ -14,6 +14,11 @@
 
 /* The archive for guest `hostname` of a run with settings cfg and my.cnf
  * text mycnf. 0, or -1 reported. *buf is malloc'd. */
+/* Where a guest mounts its data disks for a raw I/O workload (vbed-setup,
+ * told through run.env's IO_DIR); MariaDB's datadir then stays on the
+ * root disk. */
+#define IO_GUEST_DIR "/srv/vbed-io"
+
 int configdisk_build(const struct run_config *cfg, const char *hostname, const char *mycnf,
                      void **buf, size_t *len);
 

@@ -3,6 +3,7 @@
 
 #include "util/log.h"
 #include "util/paths.h"
+#include "virt/configdisk.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,8 +17,3 @@ const struct workload_ops *workload_ops_for(int workload)
         return &workload_sysbench_oltp;
     }
 }
-
-bool workload_is_io(int workload)
-{
-    return workload == WL_SEQ_WRITE || workload == WL_SEQ_READ || workload == WL_TAR_EXTRACT;
-}

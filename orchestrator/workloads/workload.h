@@ -22,10 +22,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Where a guest mounts its data disks for a raw I/O workload (vbed-setup,
- * told through run.env's IO_DIR); MariaDB's datadir then stays on the
- * root disk. */
-#define IO_GUEST_DIR "/srv/vbed-io"
 
 struct experiment;
 struct measured;
@@ -58,8 +54,6 @@ struct workload_ops {
 
 /* The implementation behind a `workload` value (enum workload); never NULL. */
 const struct workload_ops *workload_ops_for(int workload);
-/* seq_write, seq_read, tar_extract: raw I/O on the data disks, no database */
-bool workload_is_io(int workload);
 
 extern const struct workload_ops workload_sysbench_oltp;
 extern const struct workload_ops workload_seq_write;

@@ -191,7 +191,7 @@ static void registry(void **state)
     (void)state;
     for (int w = WL_OLTP_READ_ONLY; w <= WL_OLTP_POINT_SELECT; w++) {
         assert_ptr_equal(workload_ops_for(w), &workload_sysbench_oltp);
-        assert_false(workload_is_io(w));
+        assert_false(key_workload_is_io(w));
     }
     assert_string_equal(workload_ops_for(WL_SEQ_WRITE)->name, "seq_write");
     assert_string_equal(workload_ops_for(WL_SEQ_READ)->name, "seq_read");
@@ -206,7 +206,7 @@ static void registry(void **state)
         assert_non_null(all[i]->measure);
         assert_non_null(all[i]->record);
         assert_non_null(all[i]->metrics[0].name);
-        assert_true(workload_is_io(i == 0 ? WL_SEQ_WRITE : (int)(WL_SEQ_WRITE + i - 1)));
+        assert_true(key_workload_is_io(i == 0 ? WL_SEQ_WRITE : (int)(WL_SEQ_WRITE + i - 1)));
     }
 }
 
