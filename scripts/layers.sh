@@ -89,8 +89,10 @@ check_edges() { # KIND FILE
   done < "$file"
   # cycles among files (a file's .c and .h are one module)
   if ! tsort "$file" > /dev/null 2> "$tmp/loops"; then
-    echo "layers: ${kind}s in a cycle:"
-    grep -v 'input contains a loop' "$tmp/loops" | sed 's/^tsort: /  /'
+    # tsort names each loop it breaks, one member a line: one loop a line here
+    awk -v k="$kind" '/input contains a loop/ { if (l != "") print l; l = ""; next }
+                      { sub(/^tsort: /, ""); l = (l == "" ? "layers: " k "s in a cycle: " : l " <-> ") $0 }
+                      END { if (l != "") print l }' "$tmp/loops" | sort -u
     bad=1
   fi
 }

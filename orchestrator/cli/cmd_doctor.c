@@ -4,6 +4,7 @@
 #include "hostside/cgroup.h"
 #include "util/exitcode.h"
 #include "hostside/hostside.h"
+#include "virt/accel.h"
 #include "virt/hypervisor.h"
 #include "scenario/keys.h"
 #include "util/log.h"
@@ -105,7 +106,7 @@ static void check_libvirt(struct doctor *d, const char *uri)
     if (hs && hostside_uri(hs)->transport == HT_SSH && hostside_boot_id(hs, boot, sizeof(boot)) == 0)
         hv_set_host_boot_id(hv, boot);
     hostside_free(hs);
-    int probed = hv_kvm_probed(hv);
+    int probed = accel_kvm_probed(hv);
     if (in->kvm_offered && probed == 1)
         report(d, V_OK, "kvm", NULL, "offered by libvirt, and a probe kernel booted under it: "
                                      "guests run under KVM");

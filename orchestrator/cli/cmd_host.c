@@ -53,19 +53,8 @@ void cmd_host_usage(FILE *out)
                  "object (arm-exec: the program's output); vbed reads it as untrusted input.\n");
 }
 
-int cmd_host_reply(json_object *o)
-{
-    printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-    json_object_put(o);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
-}
-
-json_object *cmd_host_reply_new(void)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "vbed_host", json_object_new_int(HOSTSIDE_PROTOCOL));
-    return o;
-}
+/* a reply on stdout (hostside's protocol); an exit code */
+static int reply(json_object *o) { return hostside_reply_print(o) == 0 ? EXIT_OK : EXIT_FAILED; }
 
 static int host_text(const char *key, const char *path)
 {
@@ -74,10 +63,10 @@ static int host_text(const char *key, const char *path)
         log_error("Cannot read '%s': %s", path, strerror(errno));
         return EXIT_FAILED;
     }
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     json_object_object_add(o, key, json_object_new_string(text));
     free(text);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
@@ -104,14 +93,14 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
     const char *path = path_cmd ? argv[rest] : NULL;
     json_object *o;
     if (strcmp(what, "version") == 0) {
-        o = cmd_host_reply_new();
+        o = hostside_reply_new();
         json_object_object_add(o, "version", json_object_new_string(VBED_VERSION));
         json_object_object_add(o, "drop_caches",
                                json_object_new_boolean(access("/proc/sys/vm/drop_caches", W_OK) == 0));
         char boot[64];
         if (hostside_boot_id(NULL, boot, sizeof(boot)) == 0)
             json_object_object_add(o, "boot_id", json_object_new_string(boot));
-        return cmd_host_reply(o);
+        return reply(o);
     }
     if (strcmp(what, "df") == 0) {
         char probe[PATH_MAX];
@@ -128,17 +117,17 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
             }
             *slash = '\0';
         }
-        o = cmd_host_reply_new();
+        o = hostside_reply_new();
         json_object_object_add(o, "path", json_object_new_string(path));
         json_object_object_add(o, "free_bytes", json_object_new_int64((int64_t)sv.f_bavail * (int64_t)sv.f_frsize));
-        return cmd_host_reply(o);
+        return reply(o);
     }
     if (strcmp(what, "drop-caches") == 0) {
         if (hostcache_drop() < 0)
             return EXIT_ENV;
-        o = cmd_host_reply_new();
+        o = hostside_reply_new();
         json_object_object_add(o, "dropped", json_object_new_boolean(1));
-        return cmd_host_reply(o);
+        return reply(o);
     }
     if (strcmp(what, "meminfo") == 0)
         return host_text("meminfo", "/proc/meminfo");
@@ -148,20 +137,20 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
             log_error("Cannot read /proc/stat: %s", strerror(errno));
             return EXIT_FAILED;
         }
-        o = cmd_host_reply_new();
+        o = hostside_reply_new();
         json_object_object_add(o, "stat", json_object_new_string(text));
         json_object_object_add(o, "clk_tck", json_object_new_int64(sysconf(_SC_CLK_TCK)));
         free(text);
-        return cmd_host_reply(o);
+        return reply(o);
     }
     if (strcmp(what, "resident") == 0) {
         long long b = hostcache_resident(path);
         if (b < 0)
             return EXIT_FAILED;
-        o = cmd_host_reply_new();
+        o = hostside_reply_new();
         json_object_object_add(o, "path", json_object_new_string(path));
         json_object_object_add(o, "bytes", json_object_new_int64(b));
-        return cmd_host_reply(o);
+        return reply(o);
     }
     if (strcmp(what, "diskstats") == 0) {
         struct stat st;
@@ -174,12 +163,12 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
             log_error("Cannot read /proc/diskstats: %s", strerror(errno));
             return EXIT_FAILED;
         }
-        o = cmd_host_reply_new();
+        o = hostside_reply_new();
         json_object_object_add(o, "major", json_object_new_int64(major(st.st_dev)));
         json_object_object_add(o, "minor", json_object_new_int64(minor(st.st_dev)));
         json_object_object_add(o, "diskstats", json_object_new_string(text));
         free(text);
-        return cmd_host_reply(o);
+        return reply(o);
     }
     log_error("vbed host: unknown request '%s' (version, drop-caches, meminfo, stat, resident, "
               "diskstats, df, arm-...)",

@@ -38,6 +38,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* a reply on stdout (hostside's protocol); an exit code */
+static int reply(json_object *o) { return hostside_reply_print(o) == 0 ? EXIT_OK : EXIT_FAILED; }
+
 static void add_str(json_object *o, const char *key, const char *v)
 {
     json_object_object_add(o, key, json_object_new_string(v));
@@ -106,7 +109,7 @@ static int arm_start(int argc, char **argv, int *i)
     struct hostarm *h = hostarm_start_with_script(&l, mycnf, lua, base, slash + 1);
     if (!h)
         return EXIT_FAILED;
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     add_str(o, "dir", h->dir);
     add_str(o, "datadir", h->datadir);
     add_str(o, "socket", h->socket);
@@ -118,7 +121,7 @@ static int arm_start(int argc, char **argv, int *i)
     add_count(o, "online_cpus", (double)h->online_cpus);
     /* mariadbd runs on without this process: let go of it, stop nothing */
     hostarm_detach(h);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 static int arm_sql(const char *dir, int n, char **stmts)
@@ -151,9 +154,9 @@ static int arm_sql(const char *dir, int n, char **stmts)
         json_object_array_add(rows, row);
     }
     sql_result_free(&r);
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     json_object_object_add(o, "rows", rows);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 /* exit codes of arm-exec when the program did not exit on its own */
@@ -191,7 +194,7 @@ static int arm_status(const char *dir)
     struct hostarm_status st;
     hostarm_status(h, &st);
     hostarm_detach(h);
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     if (st.server_cpu_s >= 0)
         add_count(o, "server_cpu_us", st.server_cpu_s * 1e6);
     add_count(o, "programs_cpu_us", st.programs_cpu_s * 1e6);
@@ -199,7 +202,7 @@ static int arm_status(const char *dir)
     add_count(o, "write_bytes", st.write_bytes);
     if (st.resident_bytes >= 0)
         add_count(o, "resident_bytes", (double)st.resident_bytes);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 static int arm_file(const char *dir, const char *name)
@@ -215,10 +218,10 @@ static int arm_file(const char *dir, const char *name)
     hostarm_detach(h);
     if (!text)
         return EXIT_FAILED;
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     add_str(o, "text", text);
     free(text);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 static int arm_archive(const char *dir)
@@ -231,9 +234,9 @@ static int arm_archive(const char *dir)
     hostarm_detach(h);
     if (rc < 0)
         return EXIT_FAILED;
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     add_count(o, "bytes", (double)bytes);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 static int arm_stop(const char *dir)
@@ -254,9 +257,9 @@ static int arm_stop(const char *dir)
             return EXIT_FAILED;
         }
     }
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     json_object_object_add(o, "stopped", json_object_new_boolean(there));
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 static int arm_list(const char *base)
@@ -273,9 +276,9 @@ static int arm_list(const char *base)
     }
     if (d)
         closedir(d);
-    json_object *o = cmd_host_reply_new();
+    json_object *o = hostside_reply_new();
     json_object_object_add(o, "arms", arms);
-    return cmd_host_reply(o);
+    return reply(o);
 }
 
 int cmd_host_arm(const char *what, int argc, char **argv)

@@ -3,7 +3,7 @@
  * teardown whatever happened (domains destroyed, console logs saved,
  * volumes deleted unless --keep; a guest that failed on its own has its
  * journal read out of its disk first). */
-#include "experiment/runctx.h"
+#include "experiment/guestrun.h"
 #include "virt/accel.h"
 #include "util/xalloc.h"
 
@@ -64,7 +64,7 @@ static int start_guests(struct guest_run *gr)
     for (size_t i = 0; i < gr->n && rc == 0; i++) {
         struct guest *g = &gr->guests[i];
         struct hostset_host *h = gr->host[i];
-        int vt = runner_virt_type(r, h, cfg);
+        int vt = run->guest_virt_type[i];
         void *tar = NULL;
         size_t tar_len = 0;
         if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
@@ -180,12 +180,10 @@ static int run_experiment(struct guest_run *gr)
     struct runner *r = gr->run->r;
     struct target *t = xcalloc(gr->n, sizeof(*t));
     for (size_t i = 0; i < gr->n; i++) {
-        target_for_guest(&t[i], gr->guests[i].n, gr->guests[i].dom, gr->dirs[i]);
         /* host-side figures come from the guest's own host (hostside.h) */
-        t[i].hs = gr->host[i]->hs;
-        snprintf(t[i].host_label, sizeof(t[i].host_label), "%s", gr->host[i]->label);
-        if (gr->guests[i].lay.data_vol[0])
-            snprintf(t[i].data_file, sizeof(t[i].data_file), "%s", gr->guests[i].lay.data_path);
+        const struct guest *g = &gr->guests[i];
+        target_open_guest(&t[i], g->n, g->dom, gr->host[i]->hs, gr->host[i]->label,
+                          g->lay.data_vol[0] ? g->lay.data_path : "", gr->dirs[i]);
     }
     struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
     int rc = experiment_run(&e);
@@ -200,7 +198,7 @@ static int run_experiment(struct guest_run *gr)
         json_object_object_add(gr->run->meta_run, "reason", json_object_new_string(e.error));
     }
     else
-        gr->run->tps_arm = e.tps_arm;
+        gr->run->headline = e.headline;
     for (size_t i = 0; i < gr->n; i++)
         target_close(&t[i]);
     free(t);

@@ -3,7 +3,7 @@
  * none) on the arm's host -- this machine, or the ssh host its `hosts` (or
  * -c) names --, the experiment on it, then stopped and removed whatever
  * happened. */
-#include "experiment/runctx.h"
+#include "experiment/hostrun.h"
 
 #include "experiment/experiment.h"
 #include "targets/hostarm.h"
@@ -26,7 +26,7 @@ int hostrun_execute(struct run *run)
     snprintf(name, sizeof(name), "vbed-%s-%s", run->runid, run->arm);
     results_run_dir(r->res, run->seq, run->arm, "host", dir, sizeof(dir));
 
-    struct hostside *hs = hostside_new(runner_host_arm_uri(r, cfg));
+    struct hostside *hs = hostside_new(run->host_uri);
     if (!hs) {
         free(mycnf);
         return -1;
@@ -37,30 +37,29 @@ int hostrun_execute(struct run *run)
                  : "the whole host");
     struct hostarm_limits lim;
     hostarm_limits_of(cfg, &lim);
-    struct hostarm *h = hostarm_start(hs, &lim, mycnf, r->lua_host, base, name);
+    struct target t;
+    int started = target_open_host_arm(&t, hs, &lim, mycnf, r->lua_host, base, name, dir);
     free(mycnf);
-    if (!h) {
+    if (started < 0) {
         hostside_free(hs);
         return -1;
     }
-    if (h->confined)
-        log_info("run %s: mariadbd confined to CPUs %s and %lld MiB (checked)", run->runid, h->cpus,
+    bool confined;
+    const char *cpus = target_host_arm_cpus(&t, &confined);
+    if (confined)
+        log_info("run %s: mariadbd confined to CPUs %s and %lld MiB (checked)", run->runid, cpus,
                  cfg->memory >> 20);
     json_object_object_add(run->meta_run, "placement",
-                           placement_json_host(&r->placement, h->cpus[0] ? h->cpus : NULL,
-                                               r->placement.pin && h->confined,
-                                               h->confined || cfg->host_match != HOST_MATCH_GUEST
+                           placement_json_host(&r->placement, cpus[0] ? cpus : NULL,
+                                               r->placement.pin && confined,
+                                               confined || cfg->host_match != HOST_MATCH_GUEST
                                                    ? NULL
                                                    : "not confined"));
     meta_write(r->meta);
     char version[64];
-    if (innodb_version(h->sql, version, sizeof(version)) == 0)
+    if (innodb_version(t.sql, version, sizeof(version)) == 0)
         meta_set(r->meta, "versions", "mariadb_host", json_object_new_string(version));
 
-    struct target t;
-    target_for_host(&t, h, dir);
-    t.hs = hs;
-    snprintf(t.host_label, sizeof(t.host_label), "%s", hostside_uri(hs)->label);
     struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
@@ -69,9 +68,8 @@ int hostrun_execute(struct run *run)
         json_object_object_add(run->meta_run, "reason", json_object_new_string(e.error));
     }
     else
-        run->tps_arm = e.tps_arm;
-    target_close(&t);
-    hostarm_stop(h, NULL);
+        run->headline = e.headline;
+    target_close(&t); /* stops and removes the arm */
     hostside_free(hs);
     return rc;
 }

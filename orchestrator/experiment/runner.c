@@ -4,7 +4,9 @@
  * run in meta.json and samples.jsonl; clean up on any exit. */
 #include "experiment/runner.h"
 
-#include "experiment/runctx.h"
+#include "experiment/guestrun.h"
+#include "experiment/hostrun.h"
+#include "virt/accel.h"
 
 #include "util/exitcode.h"
 #include "util/log.h"
@@ -23,7 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_config *cfg)
+/* The domain type for a run's guests on host h (virt_type, or auto decided
+ * once per host), recorded in meta.json. */
+static int virt_type_on(struct runner *r, struct hostset_host *h, const struct run_config *cfg)
 {
     if (cfg->virt_type != VIRT_AUTO) {
         /* forced: recorded as such (labels and meta.json say what ran) */
@@ -40,7 +44,7 @@ int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_
     }
     if (!h->virt_decided) {
         const char *why = "";
-        h->virt_type = hv_choose_virt_type(h->hv, VIRT_AUTO, h->im.kernel_path, &why);
+        h->virt_type = accel_choose_virt_type(h->hv, VIRT_AUTO, h->im.kernel_path, &why);
         h->virt_decided = true;
         const char *on = r->hosts.n > 1 ? h->label : NULL;
         if (h->virt_type == VIRT_QEMU)
@@ -192,16 +196,20 @@ static int setup(struct runner *r)
     return EXIT_OK;
 }
 
-const char *runner_host_arm_uri(const struct runner *r, const struct run_config *cfg)
+/* The URI of the host a host arm runs on: its one `hosts` URI, else -c's
+ * (NULL: libvirt's default, this machine). */
+static const char *host_arm_uri(const struct runner *r, const struct run_config *cfg)
 {
     return cfg->hosts[0] ? cfg->hosts : r->o->uri ? r->o->uri : r->hv ? hv_get_info(r->hv)->uri : NULL;
 }
 
-void runner_host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len)
+/* How samples name the machine a host arm runs on: its hosts key, else the
+ * -c URI, else the URI libvirt connected to, else "local". */
+static void host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len)
 {
     struct host_uri u;
     char err[600];
-    const char *uri = runner_host_arm_uri(r, cfg);
+    const char *uri = host_arm_uri(r, cfg);
     if (uri && host_uri_parse(uri, &u, err, sizeof(err)) == 0)
         snprintf(buf, len, "%s", u.label);
     else
@@ -215,7 +223,7 @@ static void run_hosts_label(struct run *run, char *buf, size_t len)
     struct runner *r = run->r;
     const struct run_config *cfg = &run->sp->cfg;
     if (run->r->plan->arms[run->sp->arm].kind == ARM_HOST) {
-        runner_host_arm_label(r, cfg, buf, len);
+        host_arm_label(r, cfg, buf, len);
         return;
     }
     size_t n = run_config_host_count(cfg), used = 0;
@@ -249,10 +257,10 @@ static json_object *run_labels(struct run *run)
     return l;
 }
 
-static int execute_run(struct runner *r, size_t spec, long long repeat, double *tps_arm)
+static int execute_run(struct runner *r, size_t spec, long long repeat, double *headline)
 {
     const struct plan *p = r->plan;
-    struct run run = {.r = r, .spec = spec, .sp = &p->specs[spec], .repeat = repeat, .tps_arm = -1};
+    struct run run = {.r = r, .spec = spec, .sp = &p->specs[spec], .repeat = repeat, .headline = -1};
     run.arm = p->arms[run.sp->arm].name;
     run.seq = ++r->seq;
     layout_runid(run.runid, sizeof(run.runid), r->session, run.seq);
@@ -263,8 +271,15 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
     meta_write(r->meta);
 
     bool guest = p->arms[run.sp->arm].kind == ARM_GUEST;
-    if (guest) /* before the labels: they carry accel */
-        runner_virt_type(r, hostset_guest_host(&r->hosts, &run.sp->cfg, 1), &run.sp->cfg);
+    /* before the labels: they carry accel (the first guest's host decides) */
+    if (guest) {
+        run.guest_virt_type = xcalloc((size_t)run.sp->cfg.guests, sizeof(int));
+        for (long long g = 1; g <= run.sp->cfg.guests; g++)
+            run.guest_virt_type[g - 1] =
+                virt_type_on(r, hostset_guest_host(&r->hosts, &run.sp->cfg, (int)g), &run.sp->cfg);
+    } else {
+        run.host_uri = host_arm_uri(r, &run.sp->cfg);
+    }
     if (guest)
         log_info("run %s: arm %s (%lld guest%s), repeat %lld", run.runid, run.arm,
                  run.sp->cfg.guests, run.sp->cfg.guests == 1 ? "" : "s", repeat);
@@ -285,7 +300,8 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
     const char *status = signals_interrupted() ? "interrupted" : rc == 0 ? "ok" : "failed";
     json_object_object_add(run.meta_run, "status", json_object_new_string(status));
     meta_write(r->meta);
-    *tps_arm = rc == 0 ? run.tps_arm : -1;
+    *headline = rc == 0 ? run.headline : -1;
+    free(run.guest_virt_type);
     return rc;
 }
 

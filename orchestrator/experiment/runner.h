@@ -8,17 +8,10 @@
 #ifndef VBED_RUNNER_H
 #define VBED_RUNNER_H
 
+#include "experiment/run.h"
 #include "scenario/plan.h"
 
 #include <stdbool.h>
-
-struct runner_opts {
-    const char *uri;          /* libvirt URI or NULL */
-    const char *results_root; /* default "results" */
-    const char *session;      /* --id or NULL */
-    bool keep;                /* keep per-guest disks */
-    bool boot_only;           /* start guests, wait for MariaDB, stop: no workload */
-};
 
 /* An exit code (exitcode.h). */
 int runner_execute(const struct plan *p, const struct runner_opts *o);

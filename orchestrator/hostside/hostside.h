@@ -1,16 +1,25 @@
-/* hostside.h: the host-side work libvirt does not offer -- drop the page
- * cache, page-cache residency of a file, /proc/meminfo, the block device
- * under a path, the helper's version -- done on the hypervisor host a URI
- * names, never on the wrong machine:
+/* hostside.h: the hostside layer -- work on a hypervisor host that libvirt
+ * does not offer: drop the page cache, page-cache residency of a file,
+ * /proc/meminfo, /proc/stat, the block device under a path, the helper's
+ * version, its boot id, free space -- done on the host a URI names, never
+ * on the wrong machine. Also here: the helper protocol (`vbed host`
+ * replies, protocol.c), cgroups (cgroup.h), the page cache of this machine
+ * (hostcache.h) and the CPU-time arithmetic of the machine's noise
+ * (noise.h). It may call results/, scenario/ and util/ only.
  *
- *   local URI   in-process (hostcache.h), as before
- *   ssh URI     `vbed host ...` on that host over ssh (hosturi.h); one
- *               string for the remote shell, quoted by shquote.h; the reply
- *               is JSON (see cmd_host.c) and read as hostile input:
- *               hostside_reply_* check every field, and the text of
- *               /proc files goes through layers.c's parsers
- *   tcp/tls     unavailable: hostside_available() is false and callers
- *               record the figures as absent (with a warning)
+ * One interface, three ways to reach a host (ops.h; callers never ask
+ * which):
+ *
+ *   local URI   in-process (local.c: hostcache.h, util/procfs.h)
+ *   ssh URI     `vbed host ...` on that host over ssh (ssh.c; hosturi.h);
+ *               one string for the remote shell, quoted by shquote.h; the
+ *               reply is JSON (protocol.c; the helper's side is cli's
+ *               cmd_host.c) read as hostile input: hostside_reply_* check
+ *               every field, and the text of /proc files goes through
+ *               util/procfs.h's parsers
+ *   tcp/tls     none.c: a figure is HOSTSIDE_ABSENT (quietly: the sample is
+ *               absent, never measured on the wrong machine); a drop of the
+ *               page cache that was asked for is named in a warning
  *
  * The helper on the remote host is `vbed` from its PATH, or
  * $VBED_REMOTE_VBED (a path on that host).
@@ -33,9 +42,16 @@ struct hostside;
 struct hostside *hostside_new(const char *uri);
 void hostside_free(struct hostside *h);
 const struct host_uri *hostside_uri(const struct hostside *h);
+/* The host has a shell transport (local or ssh). */
 bool hostside_available(const struct hostside *h);
+/* The host is this machine. */
+bool hostside_is_local(const struct hostside *h);
 
-/* Each: 0 (or the value), -1 reported. */
+/* What a host without a shell transport answers (none.c): the figure is
+ * absent, and nothing was reported. */
+#define HOSTSIDE_ABSENT (-2)
+
+/* Each: 0 (or the value), -1 reported, or HOSTSIDE_ABSENT. */
 int hostside_drop_caches(struct hostside *h);
 long long hostside_resident(struct hostside *h, const char *path);
 /* MemTotal, Cached, Dirty of /proc/meminfo, in bytes. */
@@ -81,7 +97,12 @@ pid_t hostside_spawn(struct hostside *h, const char *const args[], const char *l
 int hostside_spawn_wait(struct hostside *h, pid_t pid, long timeout, const char *what,
                         const char *log_path);
 
-/* ---- the reply of `vbed host` (also for the fuzz target) ---- */
+/* ---- the reply of `vbed host` (protocol.c; also for the fuzz target) ---- */
+
+/* The helper's side: a reply object with "vbed_host" set, and printing it
+ * on stdout as one line (0, or -1 if stdout failed). */
+json_object *hostside_reply_new(void);
+int hostside_reply_print(json_object *o);
 
 /* A JSON object with "vbed_host": 1; NULL and err set otherwise. */
 json_object *hostside_reply_parse(const char *text, char *err, size_t errlen);

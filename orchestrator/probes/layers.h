@@ -1,18 +1,22 @@
-/* layers.h: counters at every layer of a target's I/O and CPU path, read
- * before and after the measure phase, written as deltas over that window.
+/* layers.h: a snapshot of counters at the layers of a target's I/O and CPU
+ * path -- what every probe (probe.h) reads before and after the measure
+ * phase, written as deltas over that window. The layers, and which probe
+ * reads each:
  *
  *   innodb      SHOW GLOBAL STATUS: pages read/written, data reads/writes
- *               and their bytes, fsyncs, row lock waits
+ *               and their bytes, fsyncs, row lock waits (innodb.c)
  *   guest       the guest kernel, through its agent: /proc/diskstats of the
  *               data disk, /proc/stat (user, system, iowait, steal),
  *               /proc/meminfo (Cached, Dirty) and how much of the sysbench
- *               tables' files its page cache holds (fincore)
+ *               tables' files its page cache holds (fincore) (guest.c)
  *   hypervisor  libvirt's domain stats (virDomainListGetStats): the data
  *               disk's rd/wr/fl requests, bytes and times, cpu.time, the
- *               vCPUs' time and delay (waiting for a host CPU)
+ *               vCPUs' time and delay (waiting for a host CPU) (hypervisor.c)
  *   host        /proc/diskstats of the host block device under the disks
  *               (the pool's directory, the host arm's datadir), the host
  *               arm's mariadbd CPU and I/O (/proc/<pid>/stat, io)
+ *               (hostdev.c, process.c)
+ *   workload    the CPU that executes it (process.c)
  *
  * A snapshot is a list of named values; a counter that could not be read is
  * not in it, so the sample is absent -- never a 0 that was not measured.
@@ -24,9 +28,7 @@
 
 #include "util/procfs.h"
 #include "results/samples.h"
-#include "targets/sql.h"
 
-#include <libvirt/libvirt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -61,24 +63,10 @@ int layers_parse_fincore(const char *text, double *bytes);
 void layers_add_diskstat(struct layer_snapshot *s, const char *layer, const char *prefix,
                          const struct diskstat *d);
 
-/* The layers of a target. */
-void layers_innodb(struct sql *sql, struct layer_snapshot *s);
-struct target;
-/* guest_dev: the data disk's name in the guest ("vdb"), found once by
- * layers_guest_data_dev; "" skips the disk. */
-/* cpu, cpu_ok: if not NULL, the guest's /proc/stat as read (for its steal
- * time, noise.h), and whether it could be. */
-void layers_guest(struct target *t, const char *guest_dev, struct layer_snapshot *s,
-                  struct cpu_times *cpu, bool *cpu_ok);
-int layers_guest_data_dev(struct target *t, char *dev, size_t len);
-/* disk: the data disk's target name in the domain XML ("vdb"). fields: if
- * not NULL, gets the names of the stats libvirt offered (for meta.json). */
-void layers_hypervisor(virDomainPtr dom, const char *disk, struct layer_snapshot *s,
-                       char *fields, size_t fields_len);
-/* The host block device that holds path (on this machine). */
-void layers_host(const char *path, struct layer_snapshot *s);
-/* A host arm's mariadbd's I/O (/proc/<pid>/io; NAN: unknown, not set). */
-void layers_host_arm_io(struct layer_snapshot *s, double read_bytes, double write_bytes);
+/* A probe's two readings */
+struct layer_pair {
+    struct layer_snapshot before, after;
+};
 
 /* Samples: after - before for counters present in both, after for gauges. */
 void layers_samples(const struct layer_snapshot *before, const struct layer_snapshot *after,

@@ -1,6 +1,6 @@
 /* report.c: per (variant, arm) statistics of a results directory, the
- * scaling of guests as an axis, the notes, and summary.csv (see report.h;
- * the tables and text formats are report_format.c's). */
+ * scaling of guests as an axis and the notes (see report.h;
+ * the tables, text formats and summary.csv are report_format.c's). */
 #include "report/report.h"
 #include "util/xalloc.h"
 
@@ -790,33 +790,4 @@ void report_ratios_text(const struct report *r, size_t variant, char *buf, size_
                                      per ? "per guest" : "aggregate");
         }
     }
-}
-
-int report_write_summary_to(const struct report *r, const char *dir)
-{
-    char path[PATH_MAX];
-    path_join(path, sizeof(path), dir, "summary.csv");
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    report_print(r, REPORT_CSV, f);
-    if (fclose(f) != 0) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-int report_write_summary(const char *results_dir)
-{
-    struct results_data *rd = results_read(results_dir);
-    if (!rd)
-        return -1;
-    struct report *r = report_build(rd);
-    int rc = report_write_summary_to(r, results_dir);
-    report_free(r);
-    results_data_free(rd);
-    return rc;
 }

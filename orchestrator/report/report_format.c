@@ -4,6 +4,10 @@
 #include "report/report.h"
 
 #include "results/verdicts.h"
+#include "util/log.h"
+#include "util/paths.h"
+
+#include <errno.h>
 
 #include <json-c/json.h>
 #include <limits.h>
@@ -747,3 +751,33 @@ void report_print(const struct report *r, enum report_format f, FILE *out)
     }
 }
 
+/* ---- summary.csv ---- */
+
+int report_write_summary_to(const struct report *r, const char *dir)
+{
+    char path[PATH_MAX];
+    path_join(path, sizeof(path), dir, "summary.csv");
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        log_error("Cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    report_print(r, REPORT_CSV, f);
+    if (fclose(f) != 0) {
+        log_error("Cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int report_write_summary(const char *results_dir)
+{
+    struct results_data *rd = results_read(results_dir);
+    if (!rd)
+        return -1;
+    struct report *r = report_build(rd);
+    int rc = report_write_summary_to(r, results_dir);
+    report_free(r);
+    results_data_free(rd);
+    return rc;
+}

@@ -1,7 +1,6 @@
-/* hostarm.c: the host arm's private mariadbd on this machine, and the
- * operations that go to a remote host's helper instead (see hostarm.h). */
+/* hostarm.c: the host arm's private mariadbd on this machine (see
+ * hostarm.h; a remote host's is hostarm_remote.c's). */
 #include "targets/hostarm.h"
-#include "targets/hostarm_remote.h"
 #include "util/xalloc.h"
 
 #include "hostside/cgroup.h"
@@ -301,11 +300,9 @@ cleanup:
     return h;
 }
 
-struct hostarm *hostarm_start(struct hostside *hs, const struct hostarm_limits *l, const char *mycnf,
-                              const char *lua, const char *base, const char *name)
+struct hostarm *hostarm_start(const struct hostarm_limits *l, const char *mycnf, const char *lua,
+                              const char *base, const char *name)
 {
-    if (hs && hostside_uri(hs)->transport != HT_LOCAL)
-        return hostarm_remote_start(hs, l, mycnf, lua, base, name);
     return start_here(l, mycnf, lua, NULL, base, name);
 }
 
@@ -502,10 +499,6 @@ void hostarm_stop(struct hostarm *h, const char *keep_log)
 {
     if (!h)
         return;
-    if (h->remote) {
-        hostarm_remote_stop(h, keep_log);
-        return;
-    }
     if (!h->child)
         stop_program(h);
     if (h->sql && h->pid > 0) {
@@ -549,8 +542,6 @@ void hostarm_detach(struct hostarm *h)
 pid_t hostarm_exec_start(struct hostarm *h, const char *const argv[], const char *const env[],
                          const char *out_path)
 {
-    if (h->remote)
-        return hostarm_remote_exec_start(h, argv, env, out_path);
     remove(out_path);
     struct spawn_opts o = {.env = env, .log_path = out_path};
     hostarm_spawn_opts(h, &o);
@@ -597,8 +588,6 @@ static long long tables_resident(const struct hostarm *h)
 
 int hostarm_status(struct hostarm *h, struct hostarm_status *st)
 {
-    if (h->remote)
-        return hostarm_remote_status(h, st);
     st->server_cpu_s = h->pid > 0 ? procfs_pid_cpu_s(h->pid) : -1;
     /* vbed's own children when it runs the arm itself; arm-exec's record otherwise */
     if (h->child) {
@@ -648,8 +637,6 @@ char *hostarm_read_log(const struct hostarm *h, const char *name)
 
 int hostarm_fetch(struct hostarm *h, const char *name, const char *dest)
 {
-    if (h->remote)
-        return hostarm_remote_fetch(h, name, dest);
     char *text = hostarm_read_log(h, name);
     if (!text)
         return -1;
@@ -660,8 +647,6 @@ int hostarm_fetch(struct hostarm *h, const char *name, const char *dest)
 
 int hostarm_make_archive(struct hostarm *h, long long *bytes)
 {
-    if (h->remote)
-        return hostarm_remote_make_archive(h, bytes);
     char path[PATH_MAX];
     path_join(path, sizeof(path), h->dir, "extract.tar");
     int fd = open_trusted(h->dir);

@@ -16,7 +16,9 @@
  * of the error log and the tables' page-cache residency, never through a
  * link, never a FIFO or device, never more than it asked for; it runs and
  * extracts nothing from there, and signals only the pids of its own
- * records, after checking each is still the process it started. With host_match = guest it runs in a cgroup whose cpuset holds as
+ * records, after checking each is still the process it started.
+ *
+ * With host_match = guest it runs in a cgroup whose cpuset holds as
  * many CPUs as a guest has vCPUs (the first ones: those guest 1's vCPUs get
  * when pin = auto pins them, placement.h) and whose memory is capped at a
  * guest's (page cache included; on cgroup v1 swap is not limited); the
@@ -26,9 +28,10 @@
  * MariaDB. Stopped and removed on every exit path; `vbed clean` removes what
  * a killed vbed left.
  *
- * On a remote host (remote set) every operation is one `vbed host arm-...`
- * request over the URI's ssh (hostarm_remote.c; the helper's side is
- * cmd_host_arm.c, which runs the local functions below on that host):
+ * The functions here act on this machine. On a remote host (remote set)
+ * every operation is one `vbed host arm-...` request over the URI's ssh
+ * instead (hostarm_remote.h; the helper's side is cli's cmd_host_arm.c,
+ * which runs the functions here on that host); target_hostarm.c chooses:
  * queries through `arm-sql`, programs through `arm-exec` (their output
  * streams back into the raw log), figures through `arm-status`, the error
  * log through `arm-file`. The paths in a remote arm are paths on that host. */
@@ -98,12 +101,12 @@ void hostarm_base(const char *pool_dir, char *buf, size_t len);
  * log in dir/mysql/, my.cnf and the workload script in dir. */
 void hostarm_paths(struct hostarm *h, const char *dir);
 
-/* Start an arm named name under base on hs's host (NULL or a local URI:
- * this machine): make the datadir, start mariadbd, wait until it answers
- * (timeout_db). lua is vbed_oltp.lua on this machine (copied to a remote
- * host). NULL after reporting (whatever was started is stopped again). */
-struct hostarm *hostarm_start(struct hostside *hs, const struct hostarm_limits *l, const char *mycnf,
-                              const char *lua, const char *base, const char *name);
+/* Start an arm named name under base on this machine: make the datadir,
+ * start mariadbd, wait until it answers (timeout_db). lua is
+ * vbed_oltp.lua, used where it is. NULL after reporting (whatever was
+ * started is stopped again). On an ssh host: hostarm_remote_start. */
+struct hostarm *hostarm_start(const struct hostarm_limits *l, const char *mycnf, const char *lua,
+                              const char *base, const char *name);
 /* The helper's arm-start: an arm on this machine whose workload script
  * (lua_text) is written into its directory, root's file, before anything
  * runs as mysql. NULL reported. */
@@ -115,10 +118,8 @@ struct hostarm *hostarm_start_with_script(const struct hostarm_limits *l, const 
 void hostarm_stop(struct hostarm *h, const char *keep_log);
 
 /* Start argv with env in the arm (in its cgroup), its output appended to
- * out_path on this machine (from a remote arm at most HOSTSIDE_STREAM_MAX
- * bytes); the pid of a child of this process to wait for (spawn_wait; for
- * a remote arm hostside_spawn_wait), whose exit code is the program's. -1
- * reported. */
+ * out_path; the pid of a child of this process to wait for (spawn_wait),
+ * whose exit code is the program's. -1 reported. */
 pid_t hostarm_exec_start(struct hostarm *h, const char *const argv[], const char *const env[],
                          const char *out_path);
 /* 0, or -1 reported. Fields it cannot read are left unknown. */

@@ -244,3 +244,55 @@ enum accel_verdict accel_probe_libvirt(struct hv *hv, const char *kernel, char *
         free(text);
     return interrupted ? ACCEL_UNKNOWN : v;
 }
+
+/* ---- the choice for a connection ---- */
+
+static void probe_key(struct hv *hv, char *buf, size_t len)
+{
+    /* the URI without its query: a keyfile= or no_verify= names no other
+     * host; a remote host's boot id: its reboot makes the verdict stale
+     * (the cache itself is keyed by this machine's boot) */
+    snprintf(buf, len, "libvirt %.*s %s%s%s", (int)strcspn(hv_get_info(hv)->uri, "?"), hv_get_info(hv)->uri,
+             hv_get_info(hv)->hostname, hv_host_boot_id(hv)[0] ? " boot " : "", hv_host_boot_id(hv));
+}
+
+int accel_kvm_probed(struct hv *hv)
+{
+    char key[600];
+    probe_key(hv, key, sizeof(key));
+    return (int)accel_cache_get(key);
+}
+
+int accel_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why)
+{
+    if (requested == VIRT_KVM) {
+        *why = "virt_type = kvm";
+        return VIRT_KVM;
+    }
+    if (requested == VIRT_QEMU) {
+        *why = "virt_type = qemu";
+        return VIRT_QEMU;
+    }
+    if (!hv_get_info(hv)->kvm_offered) {
+        *why = "libvirt offers no kvm domains here";
+        return VIRT_QEMU;
+    }
+    char key[600];
+    probe_key(hv, key, sizeof(key));
+    enum accel_verdict v = accel_cache_get(key);
+    if (v == ACCEL_UNKNOWN) {
+        v = accel_probe_libvirt(hv, kernel, NULL);
+        if (v == ACCEL_UNKNOWN) {
+            *why = "the KVM probe was interrupted";
+            return VIRT_QEMU;
+        }
+        accel_cache_put(key, v);
+    }
+    if (v == ACCEL_KVM_WORKS) {
+        *why = "libvirt offers kvm and a kernel boots under it";
+        return VIRT_KVM;
+    }
+    *why = "libvirt offers kvm, but a kernel does not boot under it here (broken nested "
+           "virtualization?)";
+    return VIRT_QEMU;
+}

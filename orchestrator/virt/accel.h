@@ -27,7 +27,7 @@ enum accel_verdict accel_console_verdict(const char *console);
 /* Boot the probe domain under kvm at hv (kernel: a path on the hypervisor's
  * host, normally a volume of vbed's pool; the console file is written
  * next to it and read back through that pool, so a remote host works the
- * same). ACCEL_UNKNOWN if interrupted. Not cached (hv_choose_virt_type).
+ * same). ACCEL_UNKNOWN if interrupted. Not cached (accel_choose_virt_type).
  * console_text (if not NULL) receives the console's text (malloc'd, or
  * NULL if none could be read). */
 enum accel_verdict accel_probe_libvirt(struct hv *hv, const char *kernel, char **console_text);
@@ -38,6 +38,15 @@ enum accel_verdict accel_local_kvm(const char *kernel);
 
 /* The newest /boot/vmlinuz-* into buf; -1 if none. */
 int accel_host_kernel(char *buf, unsigned long len);
+
+/* The domain type to use for virt_type (VIRT_AUTO, VIRT_KVM, VIRT_QEMU) at
+ * hv: with auto, kvm only if the capabilities offer it AND a probe kernel
+ * boots under it (cached per connection and boot). *why explains. */
+int accel_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why);
+
+/* What an earlier KVM probe at this connection found (this boot of the
+ * host): 1 works, 0 does not, -1 not probed yet. No probe is made. */
+int accel_kvm_probed(struct hv *hv);
 
 /* Cache of verdicts, keyed by a string (e.g. "local" or a libvirt URI +
  * host + version) and this machine's boot id. */

@@ -2,7 +2,6 @@
 #include "virt/hypervisor.h"
 #include "util/xalloc.h"
 
-#include "virt/accel.h"
 #include "virt/domain.h"
 #include "scenario/keys.h"
 #include "util/log.h"
@@ -286,52 +285,4 @@ void hv_set_host_boot_id(struct hv *hv, const char *boot_id)
     snprintf(hv->host_boot, sizeof(hv->host_boot), "%s", boot_id);
 }
 
-static void probe_key(const struct hv *hv, char *buf, size_t len)
-{
-    /* the URI without its query: a keyfile= or no_verify= names no other
-     * host; a remote host's boot id: its reboot makes the verdict stale
-     * (the cache itself is keyed by this machine's boot) */
-    snprintf(buf, len, "libvirt %.*s %s%s%s", (int)strcspn(hv->info.uri, "?"), hv->info.uri,
-             hv->info.hostname, hv->host_boot[0] ? " boot " : "", hv->host_boot);
-}
-
-int hv_kvm_probed(struct hv *hv)
-{
-    char key[600];
-    probe_key(hv, key, sizeof(key));
-    return (int)accel_cache_get(key);
-}
-
-int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why)
-{
-    if (requested == VIRT_KVM) {
-        *why = "virt_type = kvm";
-        return VIRT_KVM;
-    }
-    if (requested == VIRT_QEMU) {
-        *why = "virt_type = qemu";
-        return VIRT_QEMU;
-    }
-    if (!hv->info.kvm_offered) {
-        *why = "libvirt offers no kvm domains here";
-        return VIRT_QEMU;
-    }
-    char key[600];
-    probe_key(hv, key, sizeof(key));
-    enum accel_verdict v = accel_cache_get(key);
-    if (v == ACCEL_UNKNOWN) {
-        v = accel_probe_libvirt(hv, kernel, NULL);
-        if (v == ACCEL_UNKNOWN) {
-            *why = "the KVM probe was interrupted";
-            return VIRT_QEMU;
-        }
-        accel_cache_put(key, v);
-    }
-    if (v == ACCEL_KVM_WORKS) {
-        *why = "libvirt offers kvm and a kernel boots under it";
-        return VIRT_KVM;
-    }
-    *why = "libvirt offers kvm, but a kernel does not boot under it here (broken nested "
-           "virtualization?)";
-    return VIRT_QEMU;
-}
+const char *hv_host_boot_id(const struct hv *hv) { return hv->host_boot; }

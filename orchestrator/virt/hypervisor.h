@@ -70,14 +70,8 @@ int hv_remove_domain(struct hv *hv, const char *name);
  * there is kept for that boot only. Without it, for this machine's boot. */
 void hv_set_host_boot_id(struct hv *hv, const char *boot_id);
 
-/* The domain type to use for virt_type (VIRT_AUTO, VIRT_KVM, VIRT_QEMU):
- * with auto, kvm only if the capabilities offer it AND a probe kernel boots
- * under it (accel.h; cached per connection and boot). *why explains. */
-int hv_choose_virt_type(struct hv *hv, int requested, const char *kernel, const char **why);
-
-/* What an earlier KVM probe at this connection found (this boot of the
- * host): 1 works, 0 does not, -1 not probed yet. No probe is made. */
-int hv_kvm_probed(struct hv *hv);
+/* That boot id; "" if none was set. */
+const char *hv_host_boot_id(const struct hv *hv);
 
 /* "9.0.0" from 9000000 */
 void hv_format_version(unsigned long v, char *buf, unsigned long len);

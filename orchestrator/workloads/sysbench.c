@@ -1,4 +1,4 @@
-/* workload.c: build sysbench's command line, parse its output. */
+/* sysbench.c: build sysbench's command line, parse its output (see sysbench.h). */
 #include "workloads/sysbench.h"
 #include "util/strstore.h"
 #include "util/xalloc.h"

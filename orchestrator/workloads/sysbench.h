@@ -1,12 +1,12 @@
-/* workload.h: sysbench 1.0.20 command lines and what sysbench prints.
+/* sysbench.h: sysbench 1.0.20 command lines and what sysbench prints.
  *
  * sysbench runs vbed_oltp.lua (shipped in the guest image recipe), which
  * takes the bundled OLTP script and the table options from the
  * environment: VBED_WORKLOAD and VBED_TABLE_OPTIONS (see mycnf.h) -- the
  * route by which compressed tables are created by sysbench's own prepare.
  * Golden/real outputs: tests/data/sysbench/. */
-#ifndef VBED_WORKLOAD_H
-#define VBED_WORKLOAD_H
+#ifndef VBED_WORKLOADS_SYSBENCH_H
+#define VBED_WORKLOADS_SYSBENCH_H
 
 #include "scenario/keys.h"
 

@@ -6,7 +6,7 @@
 
 #include "scenario/keys.h"
 #include "hostside/noise.h"
-#include "experiment/steady.h"
+#include "workloads/steady.h"
 #include "results/verdicts.h"
 #include "scenario/workingset.h"
 

@@ -3,7 +3,7 @@
  * the common measure window of guests measured together. */
 #include "testutil.h"
 #include "scenario/keys.h"
-#include "experiment/window.h"
+#include "workloads/window.h"
 #include "workloads/sysbench.h"
 
 #include <math.h>

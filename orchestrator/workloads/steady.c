@@ -1,8 +1,8 @@
 /* steady.c: the steady-state rule of warmup = auto (see steady.h). */
-#include "experiment/steady.h"
+#include "workloads/steady.h"
 
 #include "results/verdicts.h"
-#include "experiment/window.h"
+#include "workloads/window.h"
 #include "util/xalloc.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* window.c: common measure window and drift (see window.h). */
-#include "experiment/window.h"
+#include "workloads/window.h"
 
 #include <math.h>
 #include "util/xalloc.h"

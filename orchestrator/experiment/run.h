@@ -1,8 +1,10 @@
-/* runctx.h: what the runner shares with the code that executes one run of
- * a guest arm (guestrun.c) or of the host arm (hostrun.c). Internal to the
- * runner; see runner.h for what it does. */
-#ifndef VBED_RUNCTX_H
-#define VBED_RUNCTX_H
+/* run.h: what the runner (runner.h) shares with the code that executes one
+ * run of a guest arm (guestrun.h) or of the host arm (hostrun.h): the
+ * runner's state and one run's. Data only: a run gets what it needs
+ * decided here before it starts (the domain type of each guest, the host
+ * arm's URI), and calls nothing back. */
+#ifndef VBED_EXPERIMENT_RUN_H
+#define VBED_EXPERIMENT_RUN_H
 
 #include "virt/hostset.h"
 #include "hostside/hostside.h"
@@ -13,13 +15,21 @@
 #include "virt/placement.h"
 #include "scenario/plan.h"
 #include "results/results.h"
-#include "experiment/runner.h"
 #include "results/samples.h"
 #include "results/session.h"
 #include "virt/storage.h"
 
 #include <json-c/json.h>
 #include <limits.h>
+#include <stdbool.h>
+
+struct runner_opts {
+    const char *uri;          /* libvirt URI or NULL */
+    const char *results_root; /* default "results" */
+    const char *session;      /* --id or NULL */
+    bool keep;                /* keep per-guest disks */
+    bool boot_only;           /* start guests, wait for MariaDB, stop: no workload */
+};
 
 struct runner {
     const struct plan *plan;
@@ -54,22 +64,9 @@ struct run {
     char runid[32];
     char dir[PATH_MAX];     /* runs/<seq>-<arm> */
     json_object *meta_run;  /* its entry in meta.json */
-    double tps_arm;         /* the result, for repeats = auto; <0 if none */
+    int *guest_virt_type;   /* a guest arm: the domain type of each guest (on its host) */
+    const char *host_uri;   /* a host arm: the URI of its host (NULL: libvirt's default) */
+    double headline;        /* the result, for repeats = auto; <0 if none */
 };
-
-/* Execute a run; 0 if it completed, -1 if it failed (said why). */
-int guestrun_execute(struct run *run);
-int hostrun_execute(struct run *run);
-
-/* The domain type for a run's guests on host h (virt_type, or auto decided
- * once per host). */
-int runner_virt_type(struct runner *r, struct hostset_host *h, const struct run_config *cfg);
-
-/* How samples name the machine a host arm runs on: its hosts key, else the
- * -c URI, else the URI libvirt connected to, else "local". */
-/* The URI of the host a host arm runs on: its one `hosts` URI, else -c's
- * (NULL: libvirt's default, this machine). */
-const char *runner_host_arm_uri(const struct runner *r, const struct run_config *cfg);
-void runner_host_arm_label(const struct runner *r, const struct run_config *cfg, char *buf, size_t len);
 
 #endif
