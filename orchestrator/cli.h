@@ -3,6 +3,8 @@
 #ifndef VBED_CLI_H
 #define VBED_CLI_H
 
+#include "cli_options.h"
+
 #include <stdio.h>
 
 struct cli_ctx {
@@ -14,11 +16,19 @@ struct cmd_entry {
     const char *args;    /* "[options] SCENARIO" */
     const char *summary; /* one line */
     int (*exec)(struct cli_ctx *ctx, int argc, char **argv); /* argv[0] is the name */
-    void (*usage)(FILE *out);
+    void (*usage)(FILE *out); /* synopsis and prose; the options come from .options */
+    const struct cli_option *options; /* NULL: none */
+    const struct cli_word *words;     /* its subcommands (first operand), NULL: none */
+    enum cli_value operand;           /* what its operands are (without subcommands) */
 };
 
 extern const struct cmd_entry cmd_table[];
 const struct cmd_entry *cmd_find(const char *name);
+
+/* The option tables of the commands (in their cmd_*.c) and vbed's own. */
+extern const struct cli_option cli_global_options[], cmd_run_options[], cmd_image_options[],
+    cmd_report_options[], cmd_compare_options[], cmd_clean_options[];
+extern const struct cli_word cmd_image_words[], cmd_host_words[];
 
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_run_usage(FILE *out);
@@ -39,6 +49,10 @@ void cmd_help_usage(FILE *out);
 
 /* `vbed --help` */
 void cli_print_usage(FILE *out);
+/* `vbed COMMAND --help`: its usage, then its options from its table. */
+void cli_print_command_help(FILE *out, const struct cmd_entry *cmd);
+/* What vbed is, in one sentence (--help, the man page's NAME). */
+extern const char cli_description[];
 /* The exit code table, for help and README. */
 void cli_print_exit_codes(FILE *out);
 

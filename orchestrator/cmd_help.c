@@ -40,6 +40,6 @@ int cmd_help(struct cli_ctx *ctx, int argc, char **argv)
         log_error("No help on '%s' (try: vbed help, vbed help keys, vbed help exit-codes).", argv[1]);
         return EXIT_USAGE;
     }
-    cmd->usage(stdout);
+    cli_print_command_help(stdout, cmd);
     return EXIT_OK;
 }
