@@ -3,6 +3,7 @@
 #ifndef VBED_CLI_H
 #define VBED_CLI_H
 
+#include "cli_docs.h"
 #include "cli_options.h"
 
 #include <stdio.h>
@@ -30,6 +31,13 @@ extern const struct cli_option cli_global_options[], cmd_run_options[], cmd_imag
     cmd_report_options[], cmd_compare_options[], cmd_clean_options[];
 extern const struct cli_word cmd_image_words[], cmd_host_words[];
 
+/* `vbed help TOPIC`: the topics besides the commands (cmd_help.c). */
+struct cli_help_topic {
+    const char *name, *args, *summary; /* NULL name ends the table */
+    int (*show)(int argc, char **argv);  /* argv[1] is the topic */
+};
+extern const struct cli_help_topic cmd_help_topics[];
+
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_run_usage(FILE *out);
 int cmd_image(struct cli_ctx *ctx, int argc, char **argv);
@@ -53,8 +61,6 @@ void cli_print_usage(FILE *out);
 void cli_print_command_help(FILE *out, const struct cmd_entry *cmd);
 /* What vbed is, in one sentence (--help, the man page's NAME). */
 extern const char cli_description[];
-/* The exit code table, for help and README. */
-void cli_print_exit_codes(FILE *out);
 
 /* True if argv holds -h or --help before any "--". */
 int cli_wants_help(int argc, char **argv);

@@ -44,7 +44,7 @@ const struct cmd_entry cmd_table[] = {
     {"host", "version|drop-caches|meminfo|resident|diskstats|df|arm-... ARGS",
      "the helper vbed runs on a hypervisor host over ssh (JSON out)", cmd_host, cmd_host_usage,
      NULL, cmd_host_words, CLI_VALUE_NONE},
-    {"help", "[COMMAND|keys|exit-codes]", "help on a command, the scenario keys or exit codes",
+    {"help", "[COMMAND|TOPIC]", "help on a command, the scenario keys, exit codes, environment, files",
      cmd_help, cmd_help_usage, NULL, NULL, CLI_VALUE_HELP},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, CLI_VALUE_NONE},
 };
@@ -66,18 +66,6 @@ int cli_wants_help(int argc, char **argv)
             return 1;
     }
     return 0;
-}
-
-void cli_print_exit_codes(FILE *out)
-{
-    fprintf(out, "Exit codes:\n"
-                 "  0    everything asked for was done\n"
-                 "  1    a run, build or check failed (results measured so far are kept)\n"
-                 "  2    bad command line or scenario; nothing was started\n"
-                 "  3    the host lacks something: libvirt, an image, a package, permission\n"
-                 "  129  its terminal was closed: SIGHUP (everything started was cleaned up)\n"
-                 "  130  interrupted by SIGINT (everything started was cleaned up)\n"
-                 "  143  terminated by SIGTERM (everything started was cleaned up)\n");
 }
 
 void cli_print_usage(FILE *out)
