@@ -39,12 +39,20 @@ static int topic_files(int argc, char **argv)
     return EXIT_OK;
 }
 
+static int topic_man(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    help_man_print(stdout);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}
+
 const struct cli_help_topic cmd_help_topics[] = {
     {"keys", "[--markdown]", "every scenario key (--markdown: the README's table)",
      topic_keys},
     {"exit-codes", "", "vbed's exit codes", topic_exit_codes},
     {"environment", "", "the environment variables vbed reads", topic_environment},
     {"files", "", "the files and directories vbed uses", topic_files},
+    {"man", "", "the vbed(1) man page, in roff (make writes it to build/vbed.1)", topic_man},
     {NULL, NULL, NULL, NULL},
 };
 
