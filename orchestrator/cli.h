@@ -28,7 +28,7 @@ const struct cmd_entry *cmd_find(const char *name);
 
 /* The option tables of the commands (in their cmd_*.c) and vbed's own. */
 extern const struct cli_option cli_global_options[], cmd_run_options[], cmd_image_options[],
-    cmd_report_options[], cmd_compare_options[], cmd_clean_options[];
+    cmd_report_options[], cmd_compare_options[], cmd_clean_options[], cmd_list_options[];
 extern const struct cli_word cmd_image_words[], cmd_host_words[];
 
 /* `vbed help TOPIC`: the topics besides the commands (cmd_help.c). */
@@ -55,6 +55,8 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_clean_usage(FILE *out);
 int cmd_host(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_host_usage(FILE *out);
+int cmd_list(struct cli_ctx *ctx, int argc, char **argv);
+void cmd_list_usage(FILE *out);
 int cmd_help(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_help_usage(FILE *out);
 

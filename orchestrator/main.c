@@ -37,6 +37,8 @@ const struct cmd_entry cmd_table[] = {
      cmd_report, cmd_report_usage, cmd_report_options, NULL, CLI_VALUE_RESULTS},
     {"compare", "[options] RESULTS_A RESULTS_B", "two results directories side by side",
      cmd_compare, cmd_compare_usage, cmd_compare_options, NULL, CLI_VALUE_RESULTS},
+    {"list", "[options] [DIR...]", "past runs at a glance: one line per results directory, newest first",
+     cmd_list, cmd_list_usage, cmd_list_options, NULL, CLI_VALUE_RESULTS},
     {"doctor", "[options]", "what this host offers: libvirt, kvm or tcg, packages, disk",
      cmd_doctor, cmd_doctor_usage, NULL, NULL, CLI_VALUE_NONE},
     {"clean", "[options]", "remove domains, disks and processes left by a crashed vbed", cmd_clean,
@@ -128,8 +130,8 @@ int main(int argc, char **argv)
 
     const struct cmd_entry *cmd = cmd_find(argv[optind]);
     if (!cmd) {
-        log_error("'%s' is not a vbed command (commands: run, image, report, compare, doctor, "
-                  "clean, host, help).",
+        log_error("'%s' is not a vbed command (commands: run, image, report, compare, list, "
+                  "doctor, clean, host, help).",
                   argv[optind]);
         return EXIT_USAGE;
     }

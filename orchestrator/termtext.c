@@ -41,12 +41,13 @@ static bool hidden(unsigned cp)
 
 /* the form of the character at p: its text into piece (escaped or as is),
  * its length in s into *used */
-static void piece_of(const unsigned char *p, char *piece, size_t len, size_t *used)
+static void piece_of(const unsigned char *p, char *piece, size_t len, size_t *used,
+                     bool backslash)
 {
     unsigned cp;
     size_t n;
     *used = 1;
-    if (*p == '\\')
+    if (*p == '\\' && backslash)
         snprintf(piece, len, "\\\\");
     else if (*p == '\t')
         snprintf(piece, len, "\\t");
@@ -80,7 +81,7 @@ static size_t columns(const char *piece)
     return n;
 }
 
-char *termtext_escape(const char *s, size_t max_cols)
+static char *escape(const char *s, size_t max_cols, bool backslash)
 {
     size_t cap = strlen(s) * 4 + 16, o = 0, cols = 0;
     char *out = xcalloc(cap, 1);
@@ -91,7 +92,7 @@ char *termtext_escape(const char *s, size_t max_cols)
     while (*p) {
         char piece[16];
         size_t used;
-        piece_of(p, piece, sizeof(piece), &used);
+        piece_of(p, piece, sizeof(piece), &used, backslash);
         size_t w = columns(piece), l = strlen(piece);
         if (max_cols && cols + w > max_cols) {
             cut = true;
@@ -112,3 +113,7 @@ char *termtext_escape(const char *s, size_t max_cols)
     out[o] = '\0';
     return out;
 }
+
+char *termtext_escape(const char *s, size_t max_cols) { return escape(s, max_cols, true); }
+
+char *termtext_escape_message(const char *s, size_t max_cols) { return escape(s, max_cols, false); }

@@ -18,4 +18,8 @@
 /* s escaped (see above), malloc'd; never NULL. */
 char *termtext_escape(const char *s, size_t max_cols);
 
+/* The same for one of vbed's own messages that quotes values already
+ * escaped (resultsread.c): a backslash stays as it is. */
+char *termtext_escape_message(const char *s, size_t max_cols);
+
 #endif

@@ -44,11 +44,20 @@ static void cuts(void **state)
     free(big);
 }
 
+static void messages(void **state)
+{
+    (void)state;
+    char *got = termtext_escape_message("'a\\x1b' in /tmp/\x1b[2J", 0);
+    assert_string_equal(got, "'a\\x1b' in /tmp/\\e[2J");
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escapes),
         cmocka_unit_test(cuts),
+        cmocka_unit_test(messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
