@@ -11,7 +11,7 @@
 #                     ASan + UBSan (clang); a crash fails, its input lands in build/fuzz/crashes
 #   make demo         a fresh machine's whole path: deps, build, image, quickstart, report
 #   make bench        boot-to-ready and CPU figures (prints, asserts nothing)
-#   make install PREFIX=/usr/local DESTDIR=   (also the man page, build/vbed.1)
+#   make install PREFIX=/usr/local DESTDIR=   (also the man page and the bash completion)
 #   VBED_UPDATE_GOLDEN=1 make check   rewrite the golden files under tests/data
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
@@ -46,7 +46,7 @@ TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps test check check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
-all: vbed build/vbed.1
+all: vbed build/vbed.1 build/vbed.bash-completion
 
 vbed: $(BUILD)/vbed
 	install -m 0755 $< $@
@@ -55,6 +55,11 @@ vbed: $(BUILD)/vbed
 build/vbed.1: vbed
 	@mkdir -p build
 	./vbed help man > $@
+
+# and so does the bash completion (vbed help bash-completion)
+build/vbed.bash-completion: vbed
+	@mkdir -p build
+	./vbed help bash-completion > $@
 
 $(BUILD)/vbed: $(BUILD)/obj/main.o $(BUILD)/libvbed.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
@@ -125,18 +130,20 @@ demo:
 bench: vbed
 	bash tests/bench/bench.sh
 
-install: vbed build/vbed.1
+install: vbed build/vbed.1 build/vbed.bash-completion build/vbed.bash-completion
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/guest-images
 	install -m 0755 vbed $(DESTDIR)$(BINDIR)/vbed
 	install -d $(DESTDIR)$(MANDIR)
 	install -m 0644 build/vbed.1 $(DESTDIR)$(MANDIR)/vbed.1
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 build/vbed.bash-completion $(DESTDIR)$(COMPLETIONDIR)/vbed
 	install -m 0644 scenarios/*.ini $(DESTDIR)$(DATADIR)/scenarios/
 	cp -R guest-images/. $(DESTDIR)$(DATADIR)/guest-images/
 	install -d $(DESTDIR)$(DATADIR)/scripts
 	install -m 0755 scripts/install-deps.sh scripts/start-daemons.sh $(DESTDIR)$(DATADIR)/scripts/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/vbed $(DESTDIR)$(MANDIR)/vbed.1
+	rm -f $(DESTDIR)$(BINDIR)/vbed $(DESTDIR)$(MANDIR)/vbed.1 $(DESTDIR)$(COMPLETIONDIR)/vbed
 	rm -rf $(DESTDIR)$(DATADIR)
 
 # the key reference in README.md comes from the key table

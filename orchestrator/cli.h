@@ -38,8 +38,10 @@ struct cli_help_topic {
 };
 extern const struct cli_help_topic cmd_help_topics[];
 
-/* The man page, in roff (help_man.c). */
+/* The man page, in roff (help_man.c), and the bash completion script
+ * (help_completion.c). */
 void help_man_print(FILE *out);
+void help_completion_print(FILE *out);
 
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 void cmd_run_usage(FILE *out);

@@ -46,6 +46,13 @@ static int topic_man(int argc, char **argv)
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
 }
 
+static int topic_completion(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    help_completion_print(stdout);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILED;
+}
+
 const struct cli_help_topic cmd_help_topics[] = {
     {"keys", "[--markdown]", "every scenario key (--markdown: the README's table)",
      topic_keys},
@@ -53,6 +60,8 @@ const struct cli_help_topic cmd_help_topics[] = {
     {"environment", "", "the environment variables vbed reads", topic_environment},
     {"files", "", "the files and directories vbed uses", topic_files},
     {"man", "", "the vbed(1) man page, in roff (make writes it to build/vbed.1)", topic_man},
+    {"bash-completion", "", "vbed's bash completion (make writes it to build/vbed.bash-completion)",
+     topic_completion},
     {NULL, NULL, NULL, NULL},
 };
 

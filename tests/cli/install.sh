@@ -1,7 +1,8 @@
 # install.sh: `make install PREFIX=... DESTDIR=...` installs the binary, the
-# shipped scenarios, the image recipe and the man page; the installed vbed
-# finds its recipe (the same image id as the source tree's) and scenarios,
-# and `man -l` renders the installed page without warnings.
+# shipped scenarios, the image recipe, the man page and the bash completion;
+# the installed vbed finds its recipe (the same image id as the source
+# tree's) and scenarios, `man -l` renders the installed page without
+# warnings, and the installed completion registers itself for vbed.
 . "$VBED_SRC/tests/lib.sh"
 need_prog make
 
@@ -29,3 +30,7 @@ if command -v man >/dev/null 2>&1; then
   [ ! -s "$VBED_TEST_TMP/man.err" ] || { cat "$VBED_TEST_TMP/man.err" >&2; fail "man -l warns"; }
   grep -q "SCENARIO KEYS" "$VBED_TEST_TMP/man.txt" || fail "man -l: no SCENARIO KEYS section"
 fi
+comp=$dest/opt/vbed/share/bash-completion/completions/vbed
+[ -f "$comp" ] || fail "no bash completion at $comp"
+"$bin" help bash-completion | cmp -s - "$comp" || fail "the installed completion is not what the installed vbed generates"
+bash -c ". '$comp' && complete -p vbed" | grep -q "_vbed vbed" || fail "the installed completion does not register _vbed for vbed"

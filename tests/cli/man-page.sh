@@ -41,7 +41,7 @@ commands=$("$VBED" --help | awk '/^Commands:/{on=1; next} /^$/{on=0} on {print $
 cmds=$(section COMMANDS)
 for c in $commands; do
   printf '%s\n' "$cmds" | grep -qE "^   vbed $c( |\$)" || fail "command $c has no section in the man page"
-  opts=$("$VBED" "$c" --help | awk '/^Options:/{on=1; next} on' | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | grep -v -- '--help')
+  opts=$("$VBED" "$c" --help | awk '/^Options:/{on=1; next} on' | grep -oE '^(  -[a-zA-Z], |      )--[a-z-]+' | grep -oE -- '--[a-z-]+' | grep -v -- '--help')
   body=$(printf '%s\n' "$cmds" | awk -v c="vbed $c" 'index($0, "   " c) == 1 {on = 1; next} /^   vbed /{on = 0} on')
   for o in $opts; do
     printf '%s\n' "$body" | grep -qE -- "^       (-[a-zA-Z], )?$o(=| |\$)" || fail "option $o of vbed $c is not in its man page section"
