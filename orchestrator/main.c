@@ -130,9 +130,12 @@ int main(int argc, char **argv)
 
     const struct cmd_entry *cmd = cmd_find(argv[optind]);
     if (!cmd) {
-        log_error("'%s' is not a vbed command (commands: run, image, report, compare, list, "
-                  "doctor, clean, host, help).",
-                  argv[optind]);
+        char names[256] = "";
+        size_t used = 0;
+        for (const struct cmd_entry *c = cmd_table; c->name && used < sizeof(names); c++)
+            used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+                                     c == cmd_table ? "" : ", ", c->name);
+        log_error("'%s' is not a vbed command (commands: %s).", argv[optind], names);
         return EXIT_USAGE;
     }
     int sub_argc = argc - optind;
