@@ -93,10 +93,12 @@ int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
         if (runlist_scan(&l, dirs[i]) < 0)
             rc = EXIT_USAGE;
     runlist_sort(&l);
-    if (l.n == 0 && (format == REPORT_TABLE || format == REPORT_MARKDOWN))
-        log_info("No results directories (vbed run writes them under results/).");
-    else
+    if (l.n == 0 && (format == REPORT_TABLE || format == REPORT_MARKDOWN)) {
+        if (rc == EXIT_OK)
+            log_info("No results directories (vbed run writes them under results/).");
+    } else {
         runlist_print(&l, format, stdout);
+    }
     runlist_free(&l);
     if (fflush(stdout) != 0)
         rc = EXIT_FAILED;
