@@ -53,6 +53,15 @@ void cmd_host_usage(FILE *out)
                  "object (arm-exec: the program's output); vbed reads it as untrusted input.\n");
 }
 
+const struct cli_word cmd_host_words[] = {
+    {"version", CLI_VALUE_NONE},     {"drop-caches", CLI_VALUE_NONE}, {"meminfo", CLI_VALUE_NONE},
+    {"stat", CLI_VALUE_NONE},        {"resident", CLI_VALUE_FILE},    {"diskstats", CLI_VALUE_FILE},
+    {"df", CLI_VALUE_FILE},          {"arm-start", CLI_VALUE_NONE},   {"arm-sql", CLI_VALUE_NONE},
+    {"arm-exec", CLI_VALUE_NONE},    {"arm-status", CLI_VALUE_NONE},  {"arm-file", CLI_VALUE_NONE},
+    {"arm-archive", CLI_VALUE_NONE}, {"arm-stop", CLI_VALUE_NONE},    {"arm-list", CLI_VALUE_NONE},
+    {NULL, CLI_VALUE_NONE},
+};
+
 int cmd_host_reply(json_object *o)
 {
     printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
