@@ -11,7 +11,7 @@
 #                     ASan + UBSan (clang); a crash fails, its input lands in build/fuzz/crashes
 #   make demo         a fresh machine's whole path: deps, build, image, quickstart, report
 #   make bench        boot-to-ready and CPU figures (prints, asserts nothing)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (also the man page and the bash completion)
 #   VBED_UPDATE_GOLDEN=1 make check   rewrite the golden files under tests/data
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
@@ -19,6 +19,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/vbed
+MANDIR = $(PREFIX)/share/man/man1
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 
 PKGS := libvirt libvirt-qemu inih json-c libxml-2.0 libguestfs libmariadb libarchive gsl libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -45,10 +47,20 @@ TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps test check check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
-all: vbed
+all: vbed build/vbed.1 build/vbed.bash-completion
 
 vbed: $(BUILD)/vbed
 	install -m 0755 $< $@
+
+# the man page comes from vbed's own tables (vbed help man)
+build/vbed.1: vbed
+	@mkdir -p build
+	./vbed help man > $@
+
+# and so does the bash completion (vbed help bash-completion)
+build/vbed.bash-completion: vbed
+	@mkdir -p build
+	./vbed help bash-completion > $@
 
 $(BUILD)/vbed: $(BUILD)/obj/cli/main.o $(BUILD)/libvbed.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
@@ -119,16 +131,20 @@ demo:
 bench: vbed
 	bash tests/bench/bench.sh
 
-install: vbed
+install: vbed build/vbed.1 build/vbed.bash-completion build/vbed.bash-completion
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/guest-images
 	install -m 0755 vbed $(DESTDIR)$(BINDIR)/vbed
+	install -d $(DESTDIR)$(MANDIR)
+	install -m 0644 build/vbed.1 $(DESTDIR)$(MANDIR)/vbed.1
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 build/vbed.bash-completion $(DESTDIR)$(COMPLETIONDIR)/vbed
 	install -m 0644 scenarios/*.ini $(DESTDIR)$(DATADIR)/scenarios/
 	cp -R guest-images/. $(DESTDIR)$(DATADIR)/guest-images/
 	install -d $(DESTDIR)$(DATADIR)/scripts
 	install -m 0755 scripts/install-deps.sh scripts/start-daemons.sh $(DESTDIR)$(DATADIR)/scripts/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/vbed
+	rm -f $(DESTDIR)$(BINDIR)/vbed $(DESTDIR)$(MANDIR)/vbed.1 $(DESTDIR)$(COMPLETIONDIR)/vbed
 	rm -rf $(DESTDIR)$(DATADIR)
 
 # the key reference in README.md comes from the key table

@@ -8,13 +8,16 @@
 set -euo pipefail
 
 # clang and libclang-rt-14-dev (libFuzzer's runtime, which clang only
-# recommends): make fuzz
+# recommends): make fuzz. groff-base, man-db, bash-completion: the tests of
+# the man page (groff -ww, man -l) and of the completion (with
+# bash-completion's _init_completion and _filedir)
 build_pkgs=(
   gcc make pkg-config
   libvirt-dev libinih-dev libjson-c-dev libxml2-dev
   libguestfs-dev libmariadb-dev libcmocka-dev
   libarchive-dev libgsl-dev libssl-dev
   clang libclang-rt-14-dev
+  groff-base man-db bash-completion
 )
 # openssh-server: the second "host" of the multi-host tests (tests/remote-host.sh)
 run_pkgs=(

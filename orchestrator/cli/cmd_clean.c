@@ -9,7 +9,6 @@
 #include "util/log.h"
 #include "results/session.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 void cmd_clean_usage(FILE *out)
@@ -23,32 +22,33 @@ void cmd_clean_usage(FILE *out)
             "sessions whose vbed no longer runs. A running vbed's things are left alone,\n"
             "and so are other machines' (a libvirt may serve several): a domain whose\n"
             "metadata names another machine, or a name whose session this machine never\n"
-            "recorded (records: $VBED_SESSION_DIR, default /var/lib/vbed/sessions).\n"
-            "  --images    also remove the base images uploaded into the pool (uploaded\n"
-            "              again when needed), unless a session of this machine runs or\n"
-            "              another session's domain or volume remains\n"
-            "  --foreign   also remove leftovers no session of this machine recorded\n"
-            "              (another machine's, or from an older vbed); never a running\n"
-            "              domain, nor the volumes of a session with a running domain\n"
-            "              (such a session's host arm is stopped and removed)\n"
-            "  --dry-run   list only\n");
+            "recorded (records: $VBED_SESSION_DIR, default /var/lib/vbed/sessions).\n");
 }
+
+const struct cli_option cmd_clean_options[] = {
+    {"pool", 'p', "NAME", CLI_VALUE_TEXT, NULL,
+     "the libvirt storage pool to clean (default: the scenario key pool's)"},
+    {"pool-dir", 'd', "DIR", CLI_VALUE_DIR, NULL,
+     "its directory, next to which host arms live (default: the scenario key pool_dir's)"},
+    {"images", 'i', NULL, CLI_VALUE_NONE, NULL,
+     "also remove the base images uploaded into the pool (uploaded again when needed), unless "
+     "a session of this machine runs or another session's domain or volume remains"},
+    {"foreign", 'f', NULL, CLI_VALUE_NONE, NULL,
+     "also remove leftovers no session of this machine recorded (another machine's, or from an "
+     "older vbed); never a running domain, nor the volumes of a session with a running domain"},
+    {"dry-run", 'n', NULL, CLI_VALUE_NONE, NULL, "list only"},
+    {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
+};
 
 int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"pool", required_argument, NULL, 'p'},
-        {"pool-dir", required_argument, NULL, 'd'},
-        {"images", no_argument, NULL, 'i'},
-        {"foreign", no_argument, NULL, 'f'},
-        {"dry-run", no_argument, NULL, 'n'},
-        {NULL, 0, NULL, 0},
-    };
     struct leftovers c = {0};
     struct leftovers_opts o = {.pool = key_find("pool")->def};
     const char *pool_dir = key_find("pool_dir")->def;
+    struct cli_getopt g;
+    cli_getopt_init(&g, cmd_clean_options, "");
     int opt;
-    while ((opt = getopt_long(argc, argv, "p:d:ifn", opts, NULL)) != -1) {
+    while ((opt = cli_getopt_next(&g, argc, argv)) != -1) {
         switch (opt) {
         case 'p':
             o.pool = optarg;

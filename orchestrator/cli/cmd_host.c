@@ -56,6 +56,15 @@ void cmd_host_usage(FILE *out)
 /* a reply on stdout (hostside's protocol); an exit code */
 static int reply(json_object *o) { return hostside_reply_print(o) == 0 ? EXIT_OK : EXIT_FAILED; }
 
+const struct cli_word cmd_host_words[] = {
+    {"version", CLI_VALUE_NONE},     {"drop-caches", CLI_VALUE_NONE}, {"meminfo", CLI_VALUE_NONE},
+    {"stat", CLI_VALUE_NONE},        {"resident", CLI_VALUE_FILE},    {"diskstats", CLI_VALUE_FILE},
+    {"df", CLI_VALUE_FILE},          {"arm-start", CLI_VALUE_NONE},   {"arm-sql", CLI_VALUE_NONE},
+    {"arm-exec", CLI_VALUE_NONE},    {"arm-status", CLI_VALUE_NONE},  {"arm-file", CLI_VALUE_NONE},
+    {"arm-archive", CLI_VALUE_NONE}, {"arm-stop", CLI_VALUE_NONE},    {"arm-list", CLI_VALUE_NONE},
+    {NULL, CLI_VALUE_NONE},
+};
+
 static int host_text(const char *key, const char *path)
 {
     char *text = textfile_read(path);

@@ -11,7 +11,6 @@
 #include "image/recipe.h"
 #include "util/signals.h"
 
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +41,24 @@ void cmd_image_usage(FILE *out)
             "keyed by a hash of its recipe files, package list, suites and architecture.\n");
 }
 
+const struct cli_option cmd_image_options[] = {
+    {"recipe", 'r', "NAME", CLI_VALUE_TEXT, NULL,
+     "build, path, verify, push: the recipe (guest-images/NAME; default debian-mariadb)"},
+    {"mirror", 'm', "URL", CLI_VALUE_TEXT, NULL,
+     "build: this Debian mirror instead of the apt sources' one"},
+    {"force", 'f', NULL, CLI_VALUE_NONE, NULL, "build: rebuild even if the cache holds the image"},
+    {"pool", 'p', "NAME", CLI_VALUE_TEXT, NULL, "push: the libvirt storage pool (default: the scenario key pool's)"},
+    {"pool-dir", 'd', "DIR", CLI_VALUE_DIR, NULL,
+     "push: the pool's directory when vbed creates it (default: the scenario key pool_dir's)"},
+    {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
+};
+
+const struct cli_word cmd_image_words[] = {
+    {"build", CLI_VALUE_NONE}, {"list", CLI_VALUE_NONE},   {"rm", CLI_VALUE_IMAGE},
+    {"path", CLI_VALUE_NONE},  {"verify", CLI_VALUE_NONE}, {"push", CLI_VALUE_URI},
+    {NULL, CLI_VALUE_NONE},
+};
+
 struct image_opts {
     const char *recipe;
     const char *mirror;
@@ -51,16 +68,10 @@ struct image_opts {
 
 static int parse(int argc, char **argv, struct image_opts *o, int min_args, int max_args)
 {
-    static const struct option opts[] = {
-        {"recipe", required_argument, NULL, 'r'},
-        {"mirror", required_argument, NULL, 'm'},
-        {"force", no_argument, NULL, 'f'},
-        {"pool", required_argument, NULL, 'p'},
-        {"pool-dir", required_argument, NULL, 'd'},
-        {NULL, 0, NULL, 0},
-    };
+    struct cli_getopt g;
+    cli_getopt_init(&g, cmd_image_options, "");
     int c;
-    while ((c = getopt_long(argc, argv, "r:m:fp:d:", opts, NULL)) != -1) {
+    while ((c = cli_getopt_next(&g, argc, argv)) != -1) {
         switch (c) {
         case 'r':
             o->recipe = optarg;

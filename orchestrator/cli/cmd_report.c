@@ -11,7 +11,6 @@
 #include "report/report.h"
 #include "results/resultsread.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,10 +41,6 @@ void cmd_report_usage(FILE *out)
                  "It writes summary.csv (one row per variant and arm), report.html (one\n"
                  "self-contained page) and the plots as *.svg (drawn by gnuplot) into the\n"
                  "results directory, or into DIR.\n\n"
-                 "  -f, --format=FORMAT  table (default), csv (= summary.csv), json, markdown\n"
-                 "      --no-html        write summary.csv only: no plots, no report.html\n"
-                 "  -o, --output=DIR     write summary.csv, report.html and the plots into DIR\n"
-                 "                       (made if missing)\n\n"
                  "A line of samples.jsonl that cannot be read (an interrupted run may cut\n"
                  "the last one short) is reported as FILE:LINE and skipped.\n"
                  "Exit code 2 for a bad command line or an unreadable results directory,\n"
@@ -61,28 +56,34 @@ void cmd_compare_usage(FILE *out)
                  "significant (p < 0.05), not significant, or too few repeats (fewer than 2\n"
                  "on a side). With per-layer counters, how each part of a guest arm's gap to\n"
                  "the host arm moved from A to B, in points of loss.\n\n"
-                 "  -f, --format=FORMAT  table (default), csv, json, markdown\n\n"
                  "Exit code 2 for a bad command line or an unreadable results directory.\n");
 }
+
+const struct cli_option cmd_report_options[] = {
+    {"format", 'f', "FORMAT", CLI_VALUE_CHOICES, "table csv json markdown",
+     "table (default), csv (= summary.csv), json, markdown"},
+    {"no-html", CLI_LONG_ONLY('N'), NULL, CLI_VALUE_NONE, NULL,
+     "write summary.csv only: no plots, no report.html"},
+    {"output", 'o', "DIR", CLI_VALUE_DIR, NULL,
+     "write summary.csv, report.html and the plots into DIR (made if missing)"},
+    {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
+};
+
+const struct cli_option cmd_compare_options[] = {
+    {"format", 'f', "FORMAT", CLI_VALUE_CHOICES, "table csv json markdown",
+     "table (default), csv, json, markdown"},
+    {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
+};
 
 /* Options of report (all) and compare (--format only); returns the index
  * of the first operand or -1 (reported). */
 static int parse_options(int argc, char **argv, const char *cmd, bool report,
                          enum report_format *format, bool *no_html, const char **out_dir)
 {
-    static const struct option report_opts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"no-html", no_argument, NULL, 'N'},
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0},
-    };
-    static const struct option compare_opts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
-    };
-    const struct option *opts = report ? report_opts : compare_opts;
+    struct cli_getopt g;
+    cli_getopt_init(&g, report ? cmd_report_options : cmd_compare_options, "");
     int c;
-    while ((c = getopt_long(argc, argv, report ? "f:o:" : "f:", opts, NULL)) != -1) {
+    while ((c = cli_getopt_next(&g, argc, argv)) != -1) {
         switch (c) {
         case 'f':
             if (report_format_parse(optarg, format) < 0) {
@@ -90,7 +91,7 @@ static int parse_options(int argc, char **argv, const char *cmd, bool report,
                 goto usage;
             }
             break;
-        case 'N':
+        case CLI_LONG_ONLY('N'):
             *no_html = true;
             break;
         case 'o':

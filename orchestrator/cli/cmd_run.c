@@ -20,7 +20,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,36 +34,37 @@ struct run_opts {
     const char *scenario;
 };
 
+const struct cli_option cmd_run_options[] = {
+    {"dry-run", 'n', NULL, CLI_VALUE_NONE, NULL, "check the scenario and print the plan; start nothing"},
+    {"xml-dir", CLI_LONG_ONLY('X'), "DIR", CLI_VALUE_DIR, NULL,
+     "with --dry-run: write each guest's domain XML to DIR/<name>.xml"},
+    {"results", 'o', "DIR", CLI_VALUE_DIR, NULL, "results root (default: ./results)"},
+    {"keep", 'k', NULL, CLI_VALUE_NONE, NULL, "keep per-guest disks after the run"},
+    {"boot-only", CLI_LONG_ONLY('B'), NULL, CLI_VALUE_NONE, NULL,
+     "start each guest arm's guests, wait until MariaDB answers in every one, print its "
+     "version, stop them: no workload"},
+    {"id", CLI_LONG_ONLY('I'), "ID", CLI_VALUE_TEXT, NULL,
+     "session id in domain names (default: random; 'dryrun' for --dry-run)"},
+    {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
+};
+
 void cmd_run_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: vbed [-c URI] run [options] SCENARIO\n\n"
-            "Run every variant x arm x repeat of SCENARIO (see 'vbed help keys').\n\n"
-            "  -n, --dry-run        check the scenario and print the plan; start nothing\n"
-            "      --xml-dir DIR    with --dry-run: write each guest's domain XML to DIR/<name>.xml\n"
-            "  -o, --results DIR    results root (default: ./results)\n"
-            "  -k, --keep           keep per-guest disks after the run\n"
-            "      --boot-only      start each guest arm's guests, wait until MariaDB answers in\n"
-            "                       every one, print its version, stop them: no workload\n"
-            "      --id ID          session id in domain names (default: random; 'dryrun' for --dry-run)\n"
-            "  -h, --help           this help\n");
+    fprintf(out, "usage: vbed [-c URI] run [options] SCENARIO\n\n"
+                 "Run every variant x arm x repeat of SCENARIO (see 'vbed help keys').\n");
 }
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
-    static const struct option opts[] = {
-        {"dry-run", no_argument, NULL, 'n'}, {"xml-dir", required_argument, NULL, 'X'},
-        {"results", required_argument, NULL, 'o'}, {"keep", no_argument, NULL, 'k'},
-        {"id", required_argument, NULL, 'I'}, {"boot-only", no_argument, NULL, 'B'},
-        {NULL, 0, NULL, 0},
-    };
+    struct cli_getopt g;
+    cli_getopt_init(&g, cmd_run_options, "");
     int c;
-    while ((c = getopt_long(argc, argv, "nko:", opts, NULL)) != -1) {
+    while ((c = cli_getopt_next(&g, argc, argv)) != -1) {
         switch (c) {
         case 'n':
             o->dry_run = 1;
             break;
-        case 'X':
+        case CLI_LONG_ONLY('X'):
             o->xml_dir = optarg;
             break;
         case 'o':
@@ -73,10 +73,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         case 'k':
             o->keep = 1;
             break;
-        case 'I':
+        case CLI_LONG_ONLY('I'):
             o->session = optarg;
             break;
-        case 'B':
+        case CLI_LONG_ONLY('B'):
             o->boot_only = 1;
             break;
         default:

@@ -145,6 +145,10 @@ extern const char report_mbps_rule[];
 extern const char report_figures_rule[];
 extern const char report_scaling_rule[];
 
+/* A cell's noise: "noisy" (a counted run beyond a limit of verdicts.h),
+ * "quiet", or "n/a" when no noise figure was recorded. */
+const char *report_noise_verdict(const struct report_cell *c);
+
 /* The TCG warning sentence, or NULL for KVM (and unknown) runs. */
 const char *report_accel_warning(const struct report *r);
 /* "guest/host 0.024 per guest, tuned/host 0.040 aggregate, ..." or "" */

@@ -39,7 +39,7 @@ static const char *steady_human(char *buf, size_t len, const struct report_cell 
     return buf;
 }
 
-static const char *noise_verdict(const struct report_cell *c)
+const char *report_noise_verdict(const struct report_cell *c)
 {
     if (isnan(c->host_steal_max) && isnan(c->host_other_max) && isnan(c->guest_steal_max))
         return "n/a";
@@ -112,7 +112,7 @@ struct report_table *report_conditions_table(const struct report *r, size_t vari
                                  ? "-"
                                  : pct_human(gs, sizeof(gs), c->guest_steal_max,
                                              VERDICT_GUEST_STEAL_PCT),
-                             noise_verdict(c),
+                             report_noise_verdict(c),
                              *c->pin ? c->pin : "-"};
         report_table_add(t, row);
     }
@@ -446,7 +446,7 @@ static struct json_object *jcell(const struct report_cell *c)
     json_object_object_add(o, "host_steal_pct_max", jnum(c->host_steal_max));
     json_object_object_add(o, "host_other_cpu_pct_max", jnum(c->host_other_max));
     json_object_object_add(o, "guest_steal_pct_max", jnum(c->guest_steal_max));
-    json_object_object_add(o, "noise", json_object_new_string(noise_verdict(c)));
+    json_object_object_add(o, "noise", json_object_new_string(report_noise_verdict(c)));
     json_object_object_add(o, "noisy_runs", json_object_new_int(c->noisy_runs));
     json_object_object_add(o, "pin", jstr(c->pin));
     json_object_object_add(o, "compression_ratio", jnum(c->compression_ratio));

@@ -710,10 +710,49 @@ static int read_runs(struct results_data *rd, const char *path, struct json_obje
     return 0;
 }
 
+/* A libvirt URI (or several joined by ',') that meta.json names, if it is one. */
+static void add_uris(struct results_data *rd, const char *value)
+{
+    char *copy = xstrdup(value), *save = NULL;
+    for (char *u = strtok_r(copy, ",", &save); u; u = strtok_r(NULL, ",", &save)) {
+        bool seen = !results_valid_host_label(u);
+        for (size_t i = 0; i < rd->n_uris && !seen; i++)
+            seen = !strcmp(rd->uris[i], u);
+        if (seen || rd->n_uris >= 1024)
+            continue;
+        rd->uris = xrealloc(rd->uris, (rd->n_uris + 1) * sizeof(*rd->uris));
+        rd->uris[rd->n_uris++] = xstrdup(u);
+    }
+    free(copy);
+}
+
+static void read_uris(struct results_data *rd, struct json_object *meta)
+{
+    struct json_object *v = member(member(meta, "libvirt"), "uri"), *arr;
+    if (v && json_object_is_type(v, json_type_string))
+        add_uris(rd, json_object_get_string(v));
+    const char *lists[] = {"hosts", "runs"}, *keys[] = {"host", "hosts"};
+    for (size_t l = 0; l < 2; l++) {
+        arr = member(meta, lists[l]);
+        if (!arr || !json_object_is_type(arr, json_type_array))
+            continue;
+        for (size_t i = 0; i < json_object_array_length(arr); i++) {
+            v = member(json_object_array_get_idx(arr, i), keys[l]);
+            if (v && json_object_is_type(v, json_type_string))
+                add_uris(rd, json_object_get_string(v));
+        }
+    }
+}
+
 static int read_meta(struct results_data *rd)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), rd->dir, "meta.json");
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_size > RESULTS_META_MAX) {
+        log_error("'%s' is larger than %ld MiB: refusing to read it.", path, RESULTS_META_MAX >> 20);
+        return -1;
+    }
     struct json_object *meta = json_object_from_file(path);
     if (!meta) {
         log_error("Cannot read '%s': %s", path, json_util_get_last_err());
@@ -761,6 +800,8 @@ static int read_meta(struct results_data *rd)
     if (rc == 0 && (read_variants(rd, path, meta) < 0 || read_arms(rd, path, meta) < 0 ||
                     read_runs(rd, path, meta) < 0))
         rc = -1;
+    if (rc == 0)
+        read_uris(rd, meta);
     json_object_put(meta);
     return rc;
 }
@@ -784,7 +825,7 @@ static char *read_text(const char *dir, const char *name)
     return buf;
 }
 
-struct results_data *results_read(const char *dir)
+static struct results_data *read_dir(const char *dir, bool samples)
 {
     struct stat st;
     if (stat(dir, &st) < 0) {
@@ -797,10 +838,12 @@ struct results_data *results_read(const char *dir)
     }
     struct results_data *rd = xcalloc(1, sizeof(*rd));
     rd->dir = xstrdup(dir);
-    if (read_meta(rd) < 0 || read_samples(rd) < 0) {
+    if (read_meta(rd) < 0 || (samples && read_samples(rd) < 0)) {
         results_data_free(rd);
         return NULL;
     }
+    if (!samples)
+        return rd;
     /* arms that only the samples name join meta.json's */
     for (size_t i = 0; i < rd->n_samples; i++)
         if (*rd->samples[i].arm)
@@ -815,10 +858,17 @@ struct results_data *results_read(const char *dir)
     return rd;
 }
 
+struct results_data *results_read(const char *dir) { return read_dir(dir, true); }
+
+struct results_data *results_read_meta(const char *dir) { return read_dir(dir, false); }
+
 void results_data_free(struct results_data *rd)
 {
     if (!rd)
         return;
+    for (size_t i = 0; i < rd->n_uris; i++)
+        free(rd->uris[i]);
+    free(rd->uris);
     for (size_t i = 0; i < rd->n_samples; i++)
         sample_free(&rd->samples[i]);
     free(rd->samples);

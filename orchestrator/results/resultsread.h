@@ -112,11 +112,21 @@ struct results_data {
     char *order_mode; /* order.mode: "shuffle", "fixed" or "" */
     int64_t order_seed;
     bool has_order_seed;
+    /* the libvirt URIs meta.json names (libvirt.uri, hosts[].host,
+     * runs[].hosts), each once; one that fails results_valid_host_label()
+     * is left out (they only feed the shell completion of -c) */
+    char **uris;
+    size_t n_uris;
 };
 
 /* Read dir. NULL (reported) if dir or its meta.json cannot be read. A
- * missing samples.jsonl is a warning: a run that measured nothing yet. */
+ * missing samples.jsonl is a warning: a run that measured nothing yet.
+ * meta.json larger than RESULTS_META_MAX is refused. */
+#define RESULTS_META_MAX (64L << 20)
 struct results_data *results_read(const char *dir);
+/* The same without samples.jsonl and scenario.ini (n_samples 0): what
+ * meta.json alone says. */
+struct results_data *results_read_meta(const char *dir);
 void results_data_free(struct results_data *rd);
 
 /* Whether a sample (or run) serves variant index. */

@@ -471,7 +471,7 @@ int run_config_flush_log_at_trx_commit(const struct run_config *cfg)
     return atoi(trx_choices[cfg->flush_log_at_trx_commit]);
 }
 
-static const char *key_where(const struct key_def *key)
+const char *key_where(const struct key_def *key)
 {
     if (key->flags & KF_ARM_ONLY)
         return "arm sections";

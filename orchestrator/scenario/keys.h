@@ -176,7 +176,11 @@ void run_config_host(const struct run_config *cfg, size_t i, char *buf, size_t l
 /* The host guest n (1-based) of a guest arm runs on: round-robin over hosts. */
 size_t run_config_guest_host(const struct run_config *cfg, int n);
 
-/* The key reference: `vbed help keys` (text) and README (markdown). */
+/* Where a key may be set: "arm sections", "[global]", "[global], guest arms" ... */
+const char *key_where(const struct key_def *key);
+
+/* The key reference: `vbed help keys` (text) and README (markdown); the
+ * man page's (help_man.c) comes from the same table. */
 void keys_print_help(FILE *out);
 void keys_print_markdown(FILE *out);
 

@@ -4,7 +4,7 @@
 
 expect_rc 0 "$VBED" --help
 top=$out
-for c in run image report compare doctor clean help; do
+for c in run image report compare list doctor clean help; do
   contains "$top" "  $c " || fail "--help does not list $c"
   expect_rc 0 "$VBED" "$c" --help
   contains "$out" "usage: vbed" || fail "$c --help prints no usage"
@@ -13,7 +13,7 @@ contains "$("$VBED" --help)" "130  interrupted by SIGINT" || fail "exit codes no
 
 expect_rc 2 "$VBED"
 expect_rc 2 "$VBED" frobnicate
-contains "$err" "'frobnicate' is not a vbed command" || fail "unknown command message"
+contains "$err" "'frobnicate' is not a vbed command (commands: run, image, report, compare, list, doctor, clean, host, help)." || fail "unknown command message"
 expect_rc 2 "$VBED" --no-such-option run
 expect_rc 2 "$VBED" run
 contains "$err" "run needs exactly one scenario file" || fail "run without scenario"

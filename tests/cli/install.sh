@@ -1,6 +1,8 @@
 # install.sh: `make install PREFIX=... DESTDIR=...` installs the binary, the
-# shipped scenarios and the image recipe; the installed vbed finds its
-# recipe (the same image id as the source tree's) and scenarios.
+# shipped scenarios, the image recipe, the man page and the bash completion;
+# the installed vbed finds its recipe (the same image id as the source
+# tree's) and scenarios, `man -l` renders the installed page without
+# warnings, and the installed completion registers itself for vbed.
 . "$VBED_SRC/tests/lib.sh"
 need_prog make
 
@@ -19,3 +21,16 @@ inst_id=$(basename "$("$bin" image path 2>/dev/null)")
 [ -n "$src_id" ] && [ "$src_id" = "$inst_id" ] || fail "installed recipe gives image '$inst_id', source tree '$src_id'"
 expect_rc 0 "$bin" run --dry-run "$dest/opt/vbed/share/vbed/scenarios/quickstart.ini"
 expect_rc 0 "$bin" help keys
+man1=$dest/opt/vbed/share/man/man1/vbed.1
+[ -f "$man1" ] || fail "no man page at $man1"
+"$bin" help man | cmp -s - "$man1" || fail "the installed man page is not what the installed vbed generates"
+if command -v man >/dev/null 2>&1; then
+  MANWIDTH=80 MANPAGER=cat man --warnings=w -l "$man1" > "$VBED_TEST_TMP/man.txt" 2>"$VBED_TEST_TMP/man.err" ||
+    fail "man -l failed on the installed page"
+  [ ! -s "$VBED_TEST_TMP/man.err" ] || { cat "$VBED_TEST_TMP/man.err" >&2; fail "man -l warns"; }
+  grep -q "SCENARIO KEYS" "$VBED_TEST_TMP/man.txt" || fail "man -l: no SCENARIO KEYS section"
+fi
+comp=$dest/opt/vbed/share/bash-completion/completions/vbed
+[ -f "$comp" ] || fail "no bash completion at $comp"
+"$bin" help bash-completion | cmp -s - "$comp" || fail "the installed completion is not what the installed vbed generates"
+bash -c ". '$comp' && complete -p vbed" | grep -q "_vbed vbed" || fail "the installed completion does not register _vbed for vbed"

@@ -4,10 +4,15 @@
  * The input holds the three files separated by NUL bytes; they are written
  * into a scratch directory, because results_read takes a directory. What
  * it accepts goes through report_build (and so gap.c's model) and the
- * json format, as vbed report would. */
+ * json format, as vbed report would, and into vbed list's entry (runlist.c)
+ * printed in every format; meta.json alone goes through results_read_meta
+ * (the URIs that vbed list --uris offers the shell completion); and the
+ * raw input through termtext_escape, which vbed list shows names with. */
 #include "fuzz.h"
 #include "report/report.h"
 #include "results/resultsread.h"
+#include "report/runlist.h"
+#include "util/termtext.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -71,8 +76,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         struct report *r = report_build(rd);
         report_print(r, REPORT_JSON, devnull);
+        struct runlist l = {.v = calloc(1, sizeof(struct runlist_entry)), .n = 1, .cap = 1};
+        if (!l.v)
+            abort();
+        l.v[0].dir = strdup(dir);
+        runlist_entry_fill(&l.v[0], rd, r);
+        runlist_sort(&l);
+        for (int f = REPORT_TABLE; f <= REPORT_MARKDOWN; f++)
+            runlist_print(&l, (enum report_format)f, devnull);
+        runlist_free(&l);
         report_free(r);
     }
     results_data_free(rd);
+    rd = results_read_meta(dir);
+    for (size_t i = 0; rd && i < rd->n_uris; i++)
+        if (!results_valid_host_label(rd->uris[i]))
+            abort();
+    results_data_free(rd);
+    char *text = fuzz_text(data, size);
+    free(termtext_escape(text, size % 64));
+    free(termtext_escape_message(text, 0));
+    free(text);
     return 0;
 }
