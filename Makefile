@@ -4,7 +4,8 @@
 #   make deps         install every Debian package vbed needs (root)
 #   make test         build and run all tests: unit (with libvirt's test driver), cli,
 #                     report, image, guests and experiment (real guests: ~20 min under TCG)
-#   make check        the fast tests only (unit, cli, report)
+#   make check        the fast tests only (unit, cli, report), after make layers
+#   make layers       orchestrator/'s layers: no include or call upward, no cycle
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
 #   make check-tsan   the unit tests that run threads, under ThreadSanitizer
 #   make fuzz FUZZ_SECONDS=60   each libFuzzer target (tests/fuzz) that long under
@@ -44,7 +45,7 @@ LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
+.PHONY: all deps test check layers check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
 all: vbed build/vbed.1 build/vbed.bash-completion
@@ -89,9 +90,13 @@ test: vbed test-bins
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh unit cli report image guests experiment
 
-check: vbed test-bins
+check: vbed test-bins layers
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh unit cli report
+
+# orchestrator/ is a stack of layers: includes and calls go downward only, no cycle
+layers: $(BUILD)/libvbed.a $(BUILD)/obj/cli/main.o
+	bash scripts/layers.sh --obj $(BUILD)/obj
 
 check-asan:
 	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \

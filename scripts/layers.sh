@@ -19,7 +19,11 @@
 set -u
 
 # top to bottom; each folder's main header says what it owns and may call
-LAYERS=(cli experiment report workloads probes targets virt image hostside results scenario util)
+LAYERS=(cli experiment workloads probes targets virt image hostside report results scenario util)
+declare -A MAIN=([cli]=cli/cli.h [experiment]=experiment/experiment.h [report]=report/report.h
+  [workloads]=workloads/workload.h [probes]=probes/probe.h [targets]=targets/target.h
+  [virt]=virt/hypervisor.h [image]=image/image.h [hostside]=hostside/hostside.h
+  [results]=results/results.h [scenario]=scenario/scenario.h [util]=util/log.h)
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 src=$here/orchestrator
@@ -53,6 +57,19 @@ for f in "$src"/*/*/*; do
   [ -e "$f" ] && { echo "layers: '${f#"$src"/}' is nested below a layer's folder"; bad=1; }
 done
 
+# each main header's opening comment names its layer and every layer below
+# it ("folder/"), so the order written there is the order checked here
+for i in "${!LAYERS[@]}"; do
+  l=${LAYERS[$i]} h=$src/${MAIN[${LAYERS[$i]}]}
+  [ -f "$h" ] || { echo "layers: layer $l has no main header ${MAIN[$l]}"; bad=1; continue; }
+  doc=$(awk 'NR == 1 && !/^\/\*/ { exit } { print } /\*\// { exit }' "$h")
+  echo "$doc" | grep -q "the $l layer" || { echo "layers: ${MAIN[$l]} does not open with 'the $l layer'"; bad=1; }
+  for below in "${LAYERS[@]:$((i + 1))}"; do
+    echo "$doc" | grep -q "$below/" ||
+      { echo "layers: ${MAIN[$l]} does not say that $l may call $below/"; bad=1; }
+  done
+done
+
 # includes: "from to" per line, modules as folder/name
 ( cd "$src" && for f in */*.[ch]; do
     awk -v m="${f%.*}" '/^[ \t]*#[ \t]*include[ \t]*"/ {
@@ -64,11 +81,13 @@ done
 have_obj=0
 if [ -d "$obj" ] && ls "$obj"/*/*.o >/dev/null 2>&1; then
   have_obj=1
-  ( cd "$obj" && for o in */*.o; do
-      nm -g --defined-only "$o" | awk -v m="${o%.o}" 'NF == 3 && $2 ~ /[TDBRCV]/ { print "def", $3, m }'
-      nm -u "$o" | awk -v m="${o%.o}" '{ print "use", $2, m }'
-    done ) | awk '$1 == "def" { def[$2] = $3; next } { use[NR] = $2 " " $3 }
-                  END { for (k in use) { split(use[k], a, " "); if ((a[1] in def) && def[a[1]] != a[2]) print a[2], def[a[1]] } }' |
+  # nm -A: "object: [value] type symbol" for every object at once
+  ( cd "$obj" && { nm -A -g --defined-only -- */*.o | awk '{ o = $1; sub(/\.o:.*/, "", o)
+                                                       if (NF == 3 && $2 ~ /^[TDBRCV]$/) print "def", $3, o
+                                                       else if (NF == 4 && $3 ~ /^[TDBRCV]$/) print "def", $4, o }'
+                   nm -A -u -- */*.o | awk '{ o = $1; sub(/\.o:$/, "", o); print "use", $NF, o }'; } ) |
+    awk '$1 == "def" { def[$2] = $3; next } { use[NR] = $2 " " $3 }
+         END { for (k in use) { split(use[k], a, " "); if ((a[1] in def) && def[a[1]] != a[2]) print a[2], def[a[1]] } }' |
     sort -u > "$tmp/calls"
 else
   : > "$tmp/calls"
@@ -76,17 +95,16 @@ else
 fi
 
 check_edges() { # KIND FILE
-  local kind=$1 file=$2 from to ff tf
-  while read -r from to; do
-    ff=${from%%/*} tf=${to%%/*}
-    if [ -z "${RANK[$tf]:-}" ]; then
-      echo "layers: $kind $from -> $to: '$tf' is no layer"; bad=1; continue
-    fi
-    [ "$ff" = "$tf" ] && continue
-    if [ "${RANK[$tf]}" -lt "${RANK[$ff]}" ]; then
-      echo "layers: $kind upward: $from ($ff) -> $to ($tf)"; bad=1
-    fi
-  done < "$file"
+  local kind=$1 file=$2
+  # an edge to a folder above its own, or to no layer at all
+  if ! awk -v kind="$kind" -v order="${LAYERS[*]}" '
+      BEGIN { n = split(order, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i }
+      { ff = $1; sub(/\/.*/, "", ff); tf = $2; sub(/\/.*/, "", tf)
+        if (!(tf in rank)) { printf "layers: %s %s -> %s: '\''%s'\'' is no layer\n", kind, $1, $2, tf; bad = 1; next }
+        if (ff != tf && rank[tf] < rank[ff]) { printf "layers: %s upward: %s (%s) -> %s (%s)\n", kind, $1, ff, $2, tf; bad = 1 } }
+      END { exit bad }' "$file"; then
+    bad=1
+  fi
   # cycles among files (a file's .c and .h are one module)
   if ! tsort "$file" > /dev/null 2> "$tmp/loops"; then
     # tsort names each loop it breaks, one member a line: one loop a line here

@@ -1,4 +1,10 @@
-/* image.h: guest images built from a recipe, cached by content.
+/* image.h: the image layer -- the guest image: its recipe (recipe.h,
+ * aptsources.h), its build and cache (this file), tar_extract's fixed
+ * archive laid into it (archive.h), and reading a disk with libguestfs
+ * (inspect.h, postmortem.h). It may call hostside/, report/, results/,
+ * scenario/ and util/.
+ *
+ * Guest images built from a recipe, cached by content.
  *
  * An image lives in <cache>/images/<id>/ (id = <recipe>-<hash12>, see
  * recipe.h): root.qcow2, vmlinuz, initrd.img, manifest.json, build.log.

@@ -18,8 +18,8 @@
  * domain, a server); the experiment only calls probes_before, probes_after
  * and probes_record for every target. Adding a source is a file and a line
  * in registry.c. Values that could not be read are absent -- never a 0 that
- * was not measured (layers.h). It may call targets/, virt/, hostside/,
- * results/, scenario/ and util/.
+ * was not measured (layers.h). It may call targets/, virt/, image/,
+ * hostside/, report/, results/, scenario/ and util/.
  *
  * Threads: a probe_target is used by one thread (the experiment's thread
  * for that target); what probes share across targets (probe_run) has its

@@ -1,4 +1,10 @@
-/* report.h: what a results directory says, as numbers and tables.
+/* report.h: the report layer -- what a results directory says: statistics
+ * (stats.h), cells and ratios (this file), the time budget and its model
+ * (gap.h), tables and text formats (report_format.c, table.h), plots
+ * (plot.h), the html page (html.h), compare (compare.h) and vbed list
+ * (runlist.h). It may call results/, scenario/ and util/.
+ *
+ * What a results directory says, as numbers and tables.
  *
  * report_build() turns the samples of a results directory (resultsread.h)
  * into one cell per (variant, arm): the arm's TPS per repeat (the tps_arm

@@ -1,4 +1,11 @@
-/* results.h: the results directory of one `vbed run`.
+/* results.h: the results layer -- what a run leaves on disk and how it is
+ * read back: the results directory (this file), samples.jsonl (samples.h),
+ * meta.json (meta.h), the hostile-input reader of a results directory
+ * (resultsread.h), this machine's sessions (session.h) and the limits by
+ * which a measurement is judged (verdicts.h). It may call scenario/ and
+ * util/.
+ *
+ * The results directory of one `vbed run`.
  *
  *   <root>/<UTC time>-<scenario>/
  *     scenario.ini          the scenario as it ran

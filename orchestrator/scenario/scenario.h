@@ -1,4 +1,10 @@
-/* scenario.h: a scenario file as written: sections, keys, values, lines.
+/* scenario.h: the scenario layer -- what a user asks for: the key table
+ * (keys.h), a scenario file as written (this file), the plan of variants x
+ * arms x repeats (plan.h), and what follows from the keys alone: data-disk
+ * layouts (disklayout.h), where the working set fits (workingset.h), the
+ * server's my.cnf (mycnf.h), host URIs (hosturi.h). It may call util/ only.
+ *
+ * A scenario file as written: sections, keys, values, lines.
  *
  * scenario_load() reads the INI file with libinih, checks every key against
  * the key table and every value against its key, and keeps the file's text

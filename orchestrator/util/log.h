@@ -1,4 +1,12 @@
-/* log.h: how vbed talks to its user: errors, warnings, notes.
+/* log.h: the util layer -- what every other layer uses and that knows
+ * nothing of vbed's experiment: this file (how vbed talks to its user),
+ * allocation (xalloc.h), paths, text files and files root opens safely
+ * (paths.h, textfile.h, safefile.h), processes and signals (spawn.h,
+ * process.h, signals.h), /proc parsers (procfs.h), quoting and escaping
+ * (shquote.h, termtext.h, xmlout.h), INI files (inifile.h), units, hashes,
+ * progress lines and exit codes. It calls no other layer.
+ *
+ * How vbed talks to its user: errors, warnings, notes.
  *
  * Every failure is reported once, where it happens, as a whole sentence.
  * Messages go to stderr; the prefix is "vbed: " unless the message already

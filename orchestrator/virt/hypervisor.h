@@ -1,4 +1,11 @@
-/* hypervisor.h: the libvirt connection and what it offers.
+/* hypervisor.h: the virt layer -- libvirt: connections (this file),
+ * domains and their XML (domain.h, layout.h), storage pools and volumes
+ * (storage.h), the KVM probe (accel.h), the hosts of a run (hostset.h),
+ * CPU placement (placement.h), a guest's agent (agent.h), configuration
+ * disk (configdisk.h) and way to ready (guest.h). It may call image/,
+ * hostside/, report/, results/, scenario/ and util/.
+ *
+ * This file: the libvirt connection and what it offers.
  *
  * -c URI, else $LIBVIRT_DEFAULT_URI, else libvirt's own default, as virsh
  * does. libvirt's default error printer is replaced: errors are reported once
