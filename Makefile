@@ -63,8 +63,12 @@ build/vbed.bash-completion: vbed
 	@mkdir -p build
 	./vbed help bash-completion > $@
 
+# the whole library: a workload's file registers itself (workloads/workload.h)
+# and is referenced by nothing else
+WHOLE = -Wl,--whole-archive $(BUILD)/libvbed.a -Wl,--no-whole-archive
+
 $(BUILD)/vbed: $(BUILD)/obj/cli/main.o $(BUILD)/libvbed.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/cli/main.o $(WHOLE) $(LIBS)
 
 $(BUILD)/libvbed.a: $(LIB_OBJS)
 	rm -f $@
@@ -75,7 +79,7 @@ $(BUILD)/obj/%.o: orchestrator/%.c $(HDRS) | $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libvbed.a | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(BUILD)/libvbed.a $(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(WHOLE) $(LIBS) -lcmocka
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@
@@ -115,7 +119,7 @@ check-tsan:
 		VBED_TEST_FILTER='^($(subst $(space),|,$(TSAN_TESTS)))$$' bash tests/run-tests.sh unit
 
 # libFuzzer targets: one per parser of outside input; seeds in tests/fuzz/<target>/
-FUZZ_TARGETS := scenario sysbench results agent aptsources procfs fio hostside
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 
@@ -124,7 +128,8 @@ fuzz-bins:
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libvbed.a
 	for t in $(FUZZ_TARGETS); do \
 		clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator \
-			-o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c build/fuzz/libvbed.a $(LIBS) || exit 1; \
+			-o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
+			-Wl,--whole-archive build/fuzz/libvbed.a -Wl,--no-whole-archive $(LIBS) || exit 1; \
 	done
 
 fuzz: fuzz-bins

@@ -121,8 +121,12 @@ static const struct workload_metric metrics[] = {
     {NULL, NULL},
 };
 
+static const char *const write_values[] = {"seq_write", NULL};
+static const char *const read_values[] = {"seq_read", NULL};
+
 const struct workload_ops workload_seq_write = {
     .name = "seq_write",
+    .values = write_values,
     .headline = "mbps_arm",
     .headline_unit = "MB/s",
     .metrics = metrics,
@@ -136,6 +140,7 @@ const struct workload_ops workload_seq_write = {
 
 const struct workload_ops workload_seq_read = {
     .name = "seq_read",
+    .values = read_values,
     .headline = "mbps_arm",
     .headline_unit = "MB/s",
     .metrics = metrics,
@@ -146,3 +151,6 @@ const struct workload_ops workload_seq_read = {
     .record = io_record_arm,
     .free_state = io_free_state,
 };
+
+WORKLOAD_REGISTER(workload_seq_write)
+WORKLOAD_REGISTER(workload_seq_read)

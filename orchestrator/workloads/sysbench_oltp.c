@@ -402,8 +402,12 @@ static const struct workload_metric metrics[] = {
     {"tps_interval", "tx/s"},  {NULL, NULL},
 };
 
+static const char *const values[] = {"oltp_read_only", "oltp_read_write", "oltp_write_only",
+                                     "oltp_point_select", NULL};
+
 const struct workload_ops workload_sysbench_oltp = {
     .name = "sysbench-oltp",
+    .values = values,
     .headline = "tps_arm",
     .headline_unit = "tx/s",
     .metrics = metrics,
@@ -414,3 +418,5 @@ const struct workload_ops workload_sysbench_oltp = {
     .record = record,
     .free_state = free_state,
 };
+
+WORKLOAD_REGISTER(workload_sysbench_oltp)

@@ -90,8 +90,11 @@ static const struct workload_metric metrics[] = {
     {"tar_seconds", "s"}, {"mb_s", "MB/s"}, {"tar_archive_bytes", "bytes"}, {NULL, NULL},
 };
 
+static const char *const values[] = {"tar_extract", NULL};
+
 const struct workload_ops workload_tar_extract = {
     .name = "tar_extract",
+    .values = values,
     .headline = "mbps_arm",
     .headline_unit = "MB/s",
     .metrics = metrics,
@@ -102,3 +105,5 @@ const struct workload_ops workload_tar_extract = {
     .record = io_record_arm,
     .free_state = io_free_state,
 };
+
+WORKLOAD_REGISTER(workload_tar_extract)

@@ -87,6 +87,7 @@ struct workload_metric {
 
 struct workload_ops {
     const char *name;          /* "sysbench-oltp", "seq_write", ... */
+    const char *const *values; /* the `workload` key's values it implements; NULL ends */
     const char *headline;      /* the arm's figure, one sample per run: "tps_arm", "mbps_arm" */
     const char *headline_unit; /* "tx/s", "MB/s" */
     const struct workload_metric *metrics; /* per target; {NULL} ends */
@@ -104,8 +105,20 @@ struct workload_ops {
     void (*free_state)(struct wl_job *j);
 };
 
-/* The implementation behind a `workload` value (enum workload); never NULL. */
+/* The implementation behind a `workload` value (its index in the key's
+ * choices); never NULL: a value without one is a bug, and aborts. */
 const struct workload_ops *workload_ops_for(int workload);
+
+/* Every workload's file makes itself known at start-up, the way fio's I/O
+ * engines do: WORKLOAD_REGISTER(its ops) at file scope. The registry is
+ * then the list of files that are linked in (the Makefile links the whole
+ * library), and a new workload touches no other file. */
+void workload_register(const struct workload_ops *ops);
+#define WORKLOAD_REGISTER(ops)                                                                     \
+    static void __attribute__((constructor)) register_##ops(void) { workload_register(&ops); }
+/* The registered implementations, in no particular order (tests). */
+size_t workload_count(void);
+const struct workload_ops *workload_at(size_t i);
 
 extern const struct workload_ops workload_sysbench_oltp;
 extern const struct workload_ops workload_seq_write;

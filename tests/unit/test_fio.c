@@ -198,15 +198,30 @@ static void registry(void **state)
     assert_string_equal(workload_ops_for(WL_TAR_EXTRACT)->name, "tar_extract");
     assert_string_equal(workload_sysbench_oltp.headline, "tps_arm");
     assert_string_equal(workload_seq_write.headline_unit, "MB/s");
-    /* every implementation has every phase but the optional warm-up */
-    const struct workload_ops *all[] = {&workload_sysbench_oltp, &workload_seq_write,
-                                        &workload_seq_read, &workload_tar_extract};
-    for (size_t i = 0; i < 4; i++) {
-        assert_non_null(all[i]->prepare);
-        assert_non_null(all[i]->measure);
-        assert_non_null(all[i]->record);
-        assert_non_null(all[i]->metrics[0].name);
-        assert_true(key_workload_is_io(i == 0 ? WL_SEQ_WRITE : (int)(WL_SEQ_WRITE + i - 1)));
+    for (int w = WL_SEQ_WRITE; w <= WL_TAR_EXTRACT; w++)
+        assert_true(key_workload_is_io(w));
+    /* every value of the key has exactly one implementation, registered by
+     * its own file; every implementation has every phase but the optional
+     * warm-up, a headline and its metrics */
+    const struct key_def *k = key_find("workload");
+    for (int w = 0; k->choices[w]; w++) {
+        int found = 0;
+        for (size_t i = 0; i < workload_count(); i++)
+            for (const char *const *v = workload_at(i)->values; *v; v++)
+                found += strcmp(*v, k->choices[w]) == 0;
+        if (found != 1)
+            fail_msg("workload = %s has %d implementations", k->choices[w], found);
+        assert_non_null(workload_ops_for(w));
+    }
+    assert_true(workload_count() >= 4);
+    for (size_t i = 0; i < workload_count(); i++) {
+        const struct workload_ops *o = workload_at(i);
+        assert_non_null(o->prepare);
+        assert_non_null(o->measure);
+        assert_non_null(o->record);
+        assert_non_null(o->headline);
+        assert_non_null(o->headline_unit);
+        assert_non_null(o->metrics[0].name);
     }
 }
 
