@@ -114,6 +114,15 @@ static int measure(struct wl_job *j, bool write)
 static int measure_write(struct wl_job *j) { return measure(j, true); }
 static int measure_read(struct wl_job *j) { return measure(j, false); }
 
+static int parse(const char *text, double *figure, char *err, size_t errlen)
+{
+    struct fio_result r;
+    if (fio_parse(text, &r, err, errlen) < 0)
+        return -1;
+    *figure = r.mb_s;
+    return 0;
+}
+
 static const struct workload_metric metrics[] = {
     {"mb_s", "MB/s"},          {"io_bytes", "bytes"},   {"io_runtime_s", "s"},
     {"iops", "1/s"},           {"latency_avg_ms", "ms"}, {"clat_p50_ms", "ms"},
@@ -136,6 +145,7 @@ const struct workload_ops workload_seq_write = {
     .measure = measure_write,
     .record = io_record_arm,
     .free_state = io_free_state,
+    .parse = parse,
 };
 
 const struct workload_ops workload_seq_read = {
@@ -150,6 +160,7 @@ const struct workload_ops workload_seq_read = {
     .measure = measure_read,
     .record = io_record_arm,
     .free_state = io_free_state,
+    .parse = parse,
 };
 
 WORKLOAD_REGISTER(workload_seq_write)

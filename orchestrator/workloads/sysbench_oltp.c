@@ -396,6 +396,16 @@ static int record(struct wl_run *r, int rc, double *headline)
     return rc;
 }
 
+static int parse(const char *text, double *figure, char *err, size_t errlen)
+{
+    struct sysbench_report r = {0};
+    int rc = sysbench_parse(text, &r, err, errlen);
+    if (rc == 0)
+        *figure = r.tps;
+    sysbench_report_free(&r);
+    return rc;
+}
+
 static const struct workload_metric metrics[] = {
     {"tps", "tx/s"},           {"qps", "q/s"},          {"latency_avg_ms", "ms"},
     {"latency_p95_ms", "ms"},  {"latency_max_ms", "ms"}, {"transactions", "count"},
@@ -417,6 +427,7 @@ const struct workload_ops workload_sysbench_oltp = {
     .measure = measure,
     .record = record,
     .free_state = free_state,
+    .parse = parse,
 };
 
 WORKLOAD_REGISTER(workload_sysbench_oltp)

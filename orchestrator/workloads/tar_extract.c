@@ -51,6 +51,18 @@ static int parse_times(const char *text, double *seconds)
     return 0;
 }
 
+/* MB/s of the archive's bytes in the time the script printed */
+static int parse(const char *text, double *figure, char *err, size_t errlen)
+{
+    double seconds;
+    if (parse_times(text, &seconds) < 0) {
+        snprintf(err, errlen, "no valid 'vbed_tar_seconds START END' line");
+        return -1;
+    }
+    *figure = (double)archive_content_bytes() / 1e6 / seconds;
+    return 0;
+}
+
 static int measure(struct wl_job *j)
 {
     char archive[PATH_MAX];
@@ -104,6 +116,7 @@ const struct workload_ops workload_tar_extract = {
     .measure = measure,
     .record = io_record_arm,
     .free_state = io_free_state,
+    .parse = parse,
 };
 
 WORKLOAD_REGISTER(workload_tar_extract)

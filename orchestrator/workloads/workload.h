@@ -103,6 +103,11 @@ struct workload_ops {
     int (*record)(struct wl_run *r, int rc, double *headline);
     /* per-target state the workload keeps in j->state; NULL-safe */
     void (*free_state)(struct wl_job *j);
+    /* its program's output of a measure phase as the target's figure in
+     * headline_unit (what it adds to the arm's headline): 0, or -1 with the
+     * reason in err. Output is hostile input: one fuzz target drives every
+     * workload's parse (tests/fuzz/fuzz_workloads.c). */
+    int (*parse)(const char *text, double *figure, char *err, size_t errlen);
 };
 
 /* The implementation behind a `workload` value (its index in the key's

@@ -222,14 +222,55 @@ static void registry(void **state)
         assert_non_null(o->headline);
         assert_non_null(o->headline_unit);
         assert_non_null(o->metrics[0].name);
+        assert_non_null(o->parse);
+        /* nothing is no output of any program */
+        double f;
+        char err[256];
+        assert_int_equal(o->parse("", &f, err, sizeof(err)), -1);
+        assert_int_equal(o->parse("garbage\n", &f, err, sizeof(err)), -1);
     }
+}
+
+/* each workload's parse reads its program's real output as the figure its
+ * headline adds up */
+static void parse_ops(void **state)
+{
+    (void)state;
+    static const struct {
+        int workload;
+        const char *file;
+    } cases[] = {
+        {WL_SEQ_WRITE, "fio/seq-write-1M-buffered-64M.json"},
+        {WL_OLTP_READ_WRITE, "sysbench/guest-tcg-read-write.out"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char path[PATH_MAX];
+        test_data_path(path, sizeof(path), cases[i].file);
+        char *text = test_read_file(path);
+        assert_non_null(text);
+        double f = -1;
+        char err[256];
+        assert_int_equal(workload_ops_for(cases[i].workload)->parse(text, &f, err, sizeof(err)), 0);
+        assert_true(f > 0 && isfinite(f));
+        free(text);
+    }
+    /* tar: 68462110 bytes in 3.5 s */
+    double f;
+    char err[256];
+    assert_int_equal(workload_ops_for(WL_TAR_EXTRACT)->parse("x\nvbed_tar_seconds 100.0 103.5\n", &f, err,
+                                                             sizeof(err)),
+                     0);
+    assert_true(fabs(f - 68462110 / 1e6 / 3.5) < 1e-6);
+    assert_int_equal(workload_ops_for(WL_TAR_EXTRACT)->parse("vbed_tar_seconds 103.5 100.0\n", &f, err,
+                                                             sizeof(err)),
+                     -1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(real_outputs), cmocka_unit_test(error_report), cmocka_unit_test(malformed),
-        cmocka_unit_test(cmdline),      cmocka_unit_test(archive_fixed), cmocka_unit_test(registry),
+        cmocka_unit_test(cmdline),      cmocka_unit_test(archive_fixed), cmocka_unit_test(registry), cmocka_unit_test(parse_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
