@@ -2,9 +2,9 @@
  * TPS of each counted run with its statistics, the figures that explain
  * them (where the data fits, warm-up, steady state, noise, pinning), the
  * ratios between arms and the host arm each arm is compared with; the
- * sentences that define them, the TCG warning and the ratios as text.
- * report_build() and report_free() are build.c's; the notes notes.c's,
- * the scaling scaling.c's, the formats report_format.c's. */
+ * sentences that define them, the TCG warning, a cell's noise verdict and
+ * the ratios as text. report_build() and report_free() are build.c's; the
+ * notes notes.c's, the scaling scaling.c's, the formats format_*.c's. */
 #include "report/report.h"
 #include "report/cells.h"
 #include "util/xalloc.h"
@@ -40,6 +40,20 @@ const char report_figures_rule[] =
 const char report_scaling_rule[] =
     "efficiency = TPS of N guests together / (N x TPS of 1 guest alone) in the same settings: "
     "1 when consolidating costs nothing.";
+
+const char report_gap_rule[] =
+    "Where the time goes: per target, a thread spends k x W / T seconds per transaction (k "
+    "threads, W seconds measured, T transactions): CPU (a guest's QEMU process; the host arm's "
+    "mariadbd and sysbench) per transaction, of which compression CPU (INNODB_CMP times), read "
+    "wait and write + flush wait (the guest's data disk; the host arm's block device), and other "
+    "(the rest); means over targets and repeats. A guest arm's difference from the host arm splits "
+    "into CPU (virtualization/emulation), compression CPU, reads a cache above would have served, "
+    "writes and flushes, and a residual; points of loss = part / difference x loss x 100, where "
+    "loss = 1 - TPS per guest / host TPS. The model explains a run when the residual is within 15 % "
+    "of the difference. n/a: a counter vbed could not read (never 0); its time is in the residual. "
+    "Layers: requests per transaction at each layer and the hit ratio of the cache above it; "
+    "copies: the data held at once in the buffer pool, the guest page cache and the host page "
+    "cache, in working sets.";
 
 /* ---- the cells ---- */
 
@@ -269,6 +283,13 @@ const char *report_accel_warning(const struct report *r)
         return NULL;
     return "These figures come from QEMU software emulation (TCG), not KVM: they are not "
            "comparable with KVM figures.";
+}
+
+const char *report_noise_verdict(const struct report_cell *c)
+{
+    if (isnan(c->host_steal_max) && isnan(c->host_other_max) && isnan(c->guest_steal_max))
+        return "n/a";
+    return c->noisy_runs ? "noisy" : "quiet";
 }
 
 void report_ratios_text(const struct report *r, size_t variant, char *buf, size_t len)

@@ -25,8 +25,9 @@
  * csv, null in json.
  *
  * The files: build.c puts a report together from the cells (report.c),
- * the scaling (scaling.c) and the notes (notes.c); report_format.c prints
- * it, report_hosts.c adds the per-host table. */
+ * the scaling (scaling.c) and the notes (notes.c); format_text.c (table,
+ * markdown), format_csv.c (csv, summary.csv) and format_json.c print it,
+ * report_hosts.c adds the per-host table. */
 #ifndef VBED_REPORT_H
 #define VBED_REPORT_H
 
