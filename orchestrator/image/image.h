@@ -10,7 +10,10 @@
  * recipe.h): root.qcow2, vmlinuz, initrd.img, manifest.json, build.log.
  * A build happens in <cache>/images/.build-<id>-<pid>/ and is renamed into
  * place only when complete, so a failed or interrupted build leaves nothing
- * that looks like an image. */
+ * that looks like an image.
+ *
+ * The files: image.c keeps the cache (resolve, list, remove), build.c
+ * builds an image into it. */
 #ifndef VBED_IMAGE_H
 #define VBED_IMAGE_H
 

@@ -14,7 +14,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-/* Bump when the build procedure in image.c changes what it produces. */
+/* Bump when the build procedure in build.c changes what it produces. */
 #define RECIPE_BUILDER_VERSION 3 /* 3: the tar_extract archive */
 
 struct strlist {

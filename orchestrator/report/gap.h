@@ -93,7 +93,7 @@ struct gap_arm {
     size_t targets;  /* targets with a transactions count */
     bool guest;      /* a guest arm (else the host arm) */
     bool cache_none; /* every run of the arm has disk_cache = none */
-    double tps;      /* TPS per guest: set by the caller (report.c), NAN unknown */
+    double tps;      /* TPS per guest: set by the caller (build.c), NAN unknown */
     double w;        /* per-thread seconds per transaction, k W / T */
     double cpu, cmp, rd, wr; /* seconds per transaction */
     bool cmp_in_cpu;         /* compression on, its CPU not measured: inside cpu */

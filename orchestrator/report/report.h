@@ -28,7 +28,12 @@
  * Every output format (table, csv = summary.csv, json, markdown, and the
  * html page in html.c) is fed from the same struct report. A cell of fewer
  * than 2 repeats has a mean but no sd, CI or CV: "-" in tables, empty in
- * csv, null in json. */
+ * csv, null in json.
+ *
+ * The files: build.c puts a report together from the cells (report.c),
+ * the scaling (scaling.c) and the notes (notes.c); format_text.c (table,
+ * markdown), format_csv.c (csv, summary.csv) and format_json.c print it,
+ * report_hosts.c adds the per-host table. */
 #ifndef VBED_REPORT_H
 #define VBED_REPORT_H
 

@@ -15,7 +15,11 @@
  * directory, naming the file and the value; a sample whose other labels
  * fail is reported as FILE:LINE and skipped (labels.device must be a kernel
  * block device name: 1 to 32 letters, digits, '-', '_' or '.'). A sample whose "value" is
- * null is kept with value NAN: the figure was not available. */
+ * null is kept with value NAN: the figure was not available.
+ *
+ * The files: readdir.c reads a directory, with readmeta.c (meta.json) and
+ * readsamples.c (samples.jsonl); readcheck.c holds the checks; resultsread.c
+ * the model below (freeing it, the lookups). */
 #ifndef VBED_RESULTSREAD_H
 #define VBED_RESULTSREAD_H
 

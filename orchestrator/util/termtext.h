@@ -19,7 +19,7 @@
 char *termtext_escape(const char *s, size_t max_cols);
 
 /* The same for one of vbed's own messages that quotes values already
- * escaped (resultsread.c): a backslash stays as it is. */
+ * escaped (results/readcheck.c): a backslash stays as it is. */
 char *termtext_escape_message(const char *s, size_t max_cols);
 
 #endif

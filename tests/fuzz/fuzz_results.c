@@ -1,5 +1,5 @@
 /* fuzz_results.c: a results directory (meta.json, samples.jsonl,
- * scenario.ini) through results_read (resultsread.c), the reader that
+ * scenario.ini) through results_read (results/readdir.c), the reader that
  * vbed report and vbed compare use on directories other people made.
  * The input holds the three files separated by NUL bytes; they are written
  * into a scratch directory, because results_read takes a directory. What

@@ -1,7 +1,7 @@
 /* test_report_hostile.c: what a results directory holds is input from
  * whoever shared it.
  *
- * The reader (resultsread.c) refuses names that are not names and skips
+ * The reader (readmeta.c, readsamples.c) refuses names that are not names and skips
  * samples whose labels are out of their sets, non-finite values, numbers
  * out of range; a null value is kept as "not available". And whatever the
  * reader lets through, plot.c hands names to gnuplot as data: a report of
