@@ -82,10 +82,12 @@ have_obj=0
 if [ -d "$obj" ] && ls "$obj"/*/*.o >/dev/null 2>&1; then
   have_obj=1
   # nm -A: "object: [value] type symbol" for every object at once
-  ( cd "$obj" && { nm -A -g --defined-only -- */*.o | awk '{ o = $1; sub(/\.o:.*/, "", o)
+  # the objects of today's sources only (a moved file's old object may linger)
+  objs=$(cd "$obj" && for o in */*.o; do [ -f "$src/${o%.o}.c" ] && echo "$o"; done)
+  ( cd "$obj" && { nm -A -g --defined-only -- $objs | awk '{ o = $1; sub(/\.o:.*/, "", o)
                                                        if (NF == 3 && $2 ~ /^[TDBRCV]$/) print "def", $3, o
                                                        else if (NF == 4 && $3 ~ /^[TDBRCV]$/) print "def", $4, o }'
-                   nm -A -u -- */*.o | awk '{ o = $1; sub(/\.o:$/, "", o); print "use", $NF, o }'; } ) |
+                   nm -A -u -- $objs | awk '{ o = $1; sub(/\.o:$/, "", o); print "use", $NF, o }'; } ) |
     awk '$1 == "def" { def[$2] = $3; next } { use[NR] = $2 " " $3 }
          END { for (k in use) { split(use[k], a, " "); if ((a[1] in def) && def[a[1]] != a[2]) print a[2], def[a[1]] } }' |
     sort -u > "$tmp/calls"

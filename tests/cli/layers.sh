@@ -46,10 +46,12 @@ refused "includes in a cycle: util/"
 plant call
 o=$VBED_TEST_TMP/call/obj
 mkdir -p "$o/util" "$o/experiment"
-printf 'void experiment_go(void);\nvoid util_x(void) { experiment_go(); }\n' > "$VBED_TEST_TMP/x.c"
-printf 'void experiment_go(void) {}\n' > "$VBED_TEST_TMP/y.c"
-cc -c -o "$o/util/x.o" "$VBED_TEST_TMP/x.c" && cc -c -o "$o/experiment/y.o" "$VBED_TEST_TMP/y.c" ||
+printf 'void experiment_go(void);\nvoid util_x(void) { experiment_go(); }\n' > "$src/util/x.c"
+printf 'void experiment_go(void) {}\n' > "$src/experiment/y.c"
+cc -c -o "$o/util/x.o" "$src/util/x.c" && cc -c -o "$o/experiment/y.o" "$src/experiment/y.c" ||
   fail "cannot compile the planted objects"
+# an object whose source is gone (a file moved since the last build) is not the tree's
+cp "$o/util/x.o" "$o/util/gone.o"
 refused "call upward: util/x (util) -> experiment/y (experiment)" "$o"
 
 # the report layer's main header no longer says it may call results/
