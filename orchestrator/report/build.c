@@ -17,12 +17,29 @@ struct report *report_build(const struct results_data *rd)
     struct report *r = xcalloc(1, sizeof(*r));
     r->rd = rd;
     r->host_arm = r->first_guest_arm = -1;
-    bool tps = false, mbps = false;
+    /* the headlines' labels, in the order first seen: "TPS" for tx/s, else the unit */
+    size_t used = 0;
     for (size_t i = 0; i < rd->n_samples; i++) {
-        tps = tps || !strcmp(rd->samples[i].metric, "tps_arm");
-        mbps = mbps || !strcmp(rd->samples[i].metric, "mbps_arm");
+        const struct results_sample *s = &rd->samples[i];
+        if (!report_headline_sample(s))
+            continue;
+        const char *unit = report_headline_unit(s);
+        const char *label = strcmp(unit, "tx/s") == 0 ? "TPS" : unit;
+        r->headline_other |= strcmp(unit, "tx/s") != 0 && strcmp(unit, "MB/s") != 0;
+        char seen[72];
+        snprintf(seen, sizeof(seen), " or %s or ", label);
+        char all[80];
+        snprintf(all, sizeof(all), " or %s or ", r->headline_buf);
+        if (used && strstr(all, seen))
+            continue;
+        used += (size_t)snprintf(r->headline_buf + used, used < sizeof(r->headline_buf)
+                                     ? sizeof(r->headline_buf) - used : 0,
+                                 "%s%s", used ? " or " : "", label);
     }
-    r->headline = mbps && tps ? "TPS or MB/s" : mbps ? "MB/s" : "TPS";
+    /* two or more: TPS first, as the tables always said */
+    if (!strcmp(r->headline_buf, "MB/s or TPS"))
+        snprintf(r->headline_buf, sizeof(r->headline_buf), "TPS or MB/s");
+    r->headline = used ? r->headline_buf : "TPS";
     for (size_t a = 0; a < rd->n_arms; a++) {
         if (r->host_arm < 0 && !strcmp(rd->arms[a].kind, "host"))
             r->host_arm = (int)a;

@@ -337,10 +337,12 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
                 (long long)rd->order_seed);
     else if (*rd->order_mode)
         fprintf(out, "%srun order: %s\n", md ? "\n" : "", rd->order_mode);
-    if (strcmp(r->headline, "TPS") != 0)
+    if (strstr(r->headline, "MB/s"))
         fprintf(out, "%s%s\n", md ? "\n" : "", report_mbps_rule);
-    if (strcmp(r->headline, "MB/s") != 0)
+    if (strstr(r->headline, "TPS"))
         fprintf(out, "%s%s\n", md ? "\n" : "", report_tps_rule);
+    if (r->headline_other)
+        fprintf(out, "%s%s\n", md ? "\n" : "", report_other_rule);
     for (size_t v = 0; v < rd->n_variants; v++) {
         char ratios[1024];
         fprintf(out, "\n%sVariant %d: %s\n\n", md ? "## " : "", r->variants[v].variant->index,

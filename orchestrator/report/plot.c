@@ -133,7 +133,8 @@ static int plot_tps_bars(struct drawing *d)
         fputc('\n', f);
     }
     fclose(f);
-    /* the headline is one of report.h's constants ("TPS", "MB/s"), never input */
+    /* the headline is "TPS" or units of letters, digits, '/' and '%'
+     * (report_headline_sample), never free text */
     const char *h = d->r->headline;
     char gp_title[128];
     snprintf(gp_title, sizeof(gp_title), "%s per variant and arm (mean; error bars: 95%% CI)%s", h,

@@ -28,6 +28,26 @@ const char report_mbps_rule[] =
     "fsync included (seq_write, seq_read), or the archive's bytes over the time of tar -x and sync "
     "(tar_extract). MB/s/guest divides it by the run's number of guests; ratios as for TPS.";
 
+const char report_other_rule[] =
+    "A headline in another unit is the workload's own figure per repeat (its raw logs say how it "
+    "is measured): the sum over the arm's targets of what each measured, started together; "
+    "per guest it is divided by the run's number of guests; ratios as for TPS.";
+
+bool report_headline_sample(const struct results_sample *s)
+{
+    if (!strcmp(s->metric, "tps_arm") || !strcmp(s->metric, "mbps_arm"))
+        return true;
+    size_t n = strlen(s->metric), u = strlen(s->unit);
+    if (n < 5 || strcmp(s->metric + n - 4, "_arm") != 0 || u == 0 || u > 8)
+        return false;
+    return strspn(s->unit, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/%") == u;
+}
+
+const char *report_headline_unit(const struct results_sample *s)
+{
+    return !strcmp(s->metric, "tps_arm") ? "tx/s" : !strcmp(s->metric, "mbps_arm") ? "MB/s" : s->unit;
+}
+
 const char report_figures_rule[] =
     "Figures are means over guests and repeats. host cache after: the guest's data disk in the "
     "host page cache after the measure phase. drifting: guests whose TPS drifts by more than 0.1 "
@@ -128,15 +148,14 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     /* first the runs that count: their tps_arm */
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
-        /* the headline: tps_arm, or mbps_arm for a raw I/O workload */
-        if ((strcmp(s->metric, "tps_arm") != 0 && strcmp(s->metric, "mbps_arm") != 0) ||
-            !isfinite(s->value) ||
+        /* the headline: tps_arm, mbps_arm for a raw I/O workload, ... */
+        if (!report_headline_sample(s) || !isfinite(s->value) ||
             strcmp(s->arm, c->arm->name) != 0 || !results_sample_in_variant(s, variant) ||
             !run_counts(rd, s->seq))
             continue;
         const struct results_run *run = results_find_run(rd, s->seq);
         int g = run && run->guests > 0 ? run->guests : c->guests;
-        const char *unit = strcmp(s->metric, "mbps_arm") == 0 ? "MB/s" : "tx/s";
+        const char *unit = report_headline_unit(s);
         if (*c->unit && strcmp(c->unit, unit) != 0)
             continue; /* one arm, one workload per variant: a stray figure does not mix in */
         c->unit = unit;
@@ -248,7 +267,7 @@ const char *report_arm_host(const struct results_data *rd, const char *arm)
 {
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
-        if ((!strcmp(s->metric, "tps_arm") || !strcmp(s->metric, "mbps_arm")) && !strcmp(s->arm, arm))
+        if (report_headline_sample(s) && !strcmp(s->arm, arm))
             return s->host;
     }
     return "";

@@ -136,12 +136,26 @@ struct report {
     struct report_scaling *scaling;
     size_t n_scaling;
     bool has_layers; /* some arm has per-layer counters (gap.h): show them */
-    /* the headline figure of every cell (workloads/workload.h): "TPS" from
-     * tps_arm (sysbench-oltp), "MB/s" from mbps_arm (seq_write, seq_read,
-     * tar_extract), "TPS or MB/s" when a scenario mixes them; the cells'
-     * tps* fields and the csv/json tps_* names hold it whatever its unit */
+    /* the headline figure of every cell (workloads/workload.h): the one
+     * sample of a run whose metric ends in "_arm" (report_headline_sample):
+     * "TPS" from tps_arm (tx/s, sysbench-oltp), else its unit -- "MB/s"
+     * from mbps_arm (seq_write, seq_read, tar_extract), "q/s" from qps_arm
+     * (mariadb_slap) -- and "TPS or MB/s" when a scenario mixes them; the
+     * cells' tps* fields and the csv/json tps_* names hold it whatever its
+     * unit */
     const char *headline;
+    char headline_buf[64];
+    bool headline_other; /* some headline is neither tx/s nor MB/s */
 };
+
+/* s is a run's headline: tps_arm (tx/s), mbps_arm (MB/s), or another
+ * metric "<name>_arm" whose unit is a short word of letters, digits, '/'
+ * and '%' (the reader let it through as text; it becomes a column title, a
+ * plot label). */
+bool report_headline_sample(const struct results_sample *s);
+/* Its unit: tx/s and MB/s by the metric's name, as vbed writes them; the
+ * sample's own for any other headline. */
+const char *report_headline_unit(const struct results_sample *s);
 
 /* Build the report of rd (which must outlive it). Never fails. */
 struct report *report_build(const struct results_data *rd);
@@ -153,6 +167,8 @@ void report_print(const struct report *r, enum report_format f, FILE *out);
 /* How TPS and the explaining figures are defined, as sentences. */
 extern const char report_tps_rule[];
 extern const char report_mbps_rule[];
+/* for a headline that is neither */
+extern const char report_other_rule[];
 extern const char report_figures_rule[];
 extern const char report_scaling_rule[];
 
