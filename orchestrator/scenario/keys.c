@@ -22,7 +22,8 @@ static const char *const fs_choices[] = {"ext4", "xfs", "btrfs", "tmpfs", NULL};
 static const char *const workload_choices[] = {"oltp_read_only", "oltp_read_write",
                                                "oltp_write_only", "oltp_point_select",
                                                "seq_write",      "seq_read",
-                                               "tar_extract",    NULL};
+                                               "tar_extract",    "mariadb_slap",
+                                               NULL};
 static const char *const layout_choices[] = {"single",      "md-raid0",     "md-raid1",
                                              "md-raid10",   "md-raid5",     "md-raid6",
                                              "lvm-stripe",  "btrfs-raid0",  "btrfs-raid1",
@@ -80,7 +81,7 @@ const struct key_def key_table[] = {
     {"timeout_resync", KT_DURATION, NULL, 1, 7 * 86400, "1h", "seconds", KEY_GUEST, 0, OFF(timeout_resync),
      "Limit on the initial resync of a redundant md array (counted within timeout_setup's phase, on its own clock)."},
     {"workload", KT_ENUM, workload_choices, 0, 0, NULL, NULL, KEY_BOTH, KF_LIST, OFF(workload),
-     "oltp_*: sysbench OLTP (sysbench 1.0.20's bundled scripts; the sysbench-oltp workload); seq_write, seq_read: fio sequential writes or reads of io_size in block_size blocks, fsync at the end (MB/s); tar_extract: extract the image's fixed archive onto the data disk and sync (MB/s)."},
+     "oltp_*: sysbench OLTP (sysbench 1.0.20's bundled scripts; the sysbench-oltp workload); seq_write, seq_read: fio sequential writes or reads of io_size in block_size blocks, fsync at the end (MB/s); tar_extract: extract the image's fixed archive onto the data disk and sync (MB/s); mariadb_slap: mariadb-slap's auto-generated mixed load (inserts and scans of the table they grow), `threads` clients, table_size queries in all, 3 iterations (q/s)."},
     {"io_size", KT_SIZE, NULL, MiB, 64 * TiB, "1G", "bytes", KEY_BOTH, KF_LIST, OFF(io_size),
      "seq_write, seq_read: bytes written or read by fio (one file)."},
     {"block_size", KT_SIZE, NULL, 512, 64 * MiB, "1M", "bytes", KEY_BOTH, KF_LIST, OFF(block_size),

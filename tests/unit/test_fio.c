@@ -254,6 +254,35 @@ static void parse_ops(void **state)
         assert_true(f > 0 && isfinite(f));
         free(text);
     }
+    /* mariadb-slap: 2 clients x 100 queries in 0.067 s on average */
+    const struct key_def *k = key_find("workload");
+    int slap = -1;
+    for (int w = 0; k->choices[w]; w++)
+        if (!strcmp(k->choices[w], "mariadb_slap"))
+            slap = w;
+    assert_true(slap >= 0);
+    const struct workload_ops *o = workload_ops_for(slap);
+    assert_string_equal(o->headline, "qps_arm");
+    assert_string_equal(o->headline_unit, "q/s");
+    assert_true(o->needs_db);
+    char path[PATH_MAX];
+    test_data_path(path, sizeof(path), "slap/mixed-2-clients.out");
+    char *slap_out = test_read_file(path);
+    assert_non_null(slap_out);
+    double q;
+    char e[256];
+    assert_int_equal(o->parse(slap_out, &q, e, sizeof(e)), 0);
+    assert_true(fabs(q - 2 * 100 / 0.067) < 1e-6);
+    /* a report that does not add up, or a line missing, is refused */
+    char *bad = strdup(slap_out);
+    *strstr(bad, "Minimum number of seconds to run all queries: 0.062") = 'X';
+    assert_int_equal(o->parse(bad, &q, e, sizeof(e)), -1);
+    free(bad);
+    bad = strdup(slap_out);
+    memcpy(strstr(bad, "0.072"), "0.001", 5); /* max below the average */
+    assert_int_equal(o->parse(bad, &q, e, sizeof(e)), -1);
+    free(bad);
+    free(slap_out);
     /* tar: 68462110 bytes in 3.5 s */
     double f;
     char err[256];
