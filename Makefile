@@ -4,7 +4,8 @@
 #   make deps         install every Debian package vbed needs (root)
 #   make test         build and run all tests: unit (with libvirt's test driver), cli,
 #                     report, image, guests and experiment (real guests: ~20 min under TCG)
-#   make check        the fast tests only (unit, cli, report)
+#   make check        the fast tests only (unit, cli, report), after make layers
+#   make layers       orchestrator/'s layers: no include or call upward, no cycle
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
 #   make check-tsan   the unit tests that run threads, under ThreadSanitizer
 #   make fuzz FUZZ_SECONDS=60   each libFuzzer target (tests/fuzz) that long under
@@ -37,13 +38,14 @@ LIBS = $(PKG_LIBS) -lm
 
 BUILD ?= build/default
 space := $(subst ,, )
-SRCS := $(wildcard orchestrator/*.c orchestrator/workloads/*.c)
-LIB_SRCS := $(filter-out orchestrator/main.c,$(SRCS))
+SRCS := $(wildcard orchestrator/*/*.c)
+HDRS := $(wildcard orchestrator/*/*.h)
+LIB_SRCS := $(filter-out orchestrator/cli/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
+.PHONY: all deps test check layers check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
 all: vbed build/vbed.1 build/vbed.bash-completion
@@ -61,19 +63,23 @@ build/vbed.bash-completion: vbed
 	@mkdir -p build
 	./vbed help bash-completion > $@
 
-$(BUILD)/vbed: $(BUILD)/obj/main.o $(BUILD)/libvbed.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+# the whole library: a workload's file registers itself (workloads/workload.h)
+# and is referenced by nothing else
+WHOLE = -Wl,--whole-archive $(BUILD)/libvbed.a -Wl,--no-whole-archive
+
+$(BUILD)/vbed: $(BUILD)/obj/cli/main.o $(BUILD)/libvbed.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/cli/main.o $(WHOLE) $(LIBS)
 
 $(BUILD)/libvbed.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/obj/%.o: orchestrator/%.c $(wildcard orchestrator/*.h orchestrator/workloads/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: orchestrator/%.c $(HDRS) | $(BUILD)/obj
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libvbed.a | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(BUILD)/libvbed.a $(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(WHOLE) $(LIBS) -lcmocka
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@
@@ -88,9 +94,13 @@ test: vbed test-bins
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh unit cli report image guests experiment
 
-check: vbed test-bins
+check: vbed test-bins layers
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh unit cli report
+
+# orchestrator/ is a stack of layers: includes and calls go downward only, no cycle
+layers: $(BUILD)/libvbed.a $(BUILD)/obj/cli/main.o
+	bash scripts/layers.sh --obj $(BUILD)/obj
 
 check-asan:
 	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
@@ -109,7 +119,7 @@ check-tsan:
 		VBED_TEST_FILTER='^($(subst $(space),|,$(TSAN_TESTS)))$$' bash tests/run-tests.sh unit
 
 # libFuzzer targets: one per parser of outside input; seeds in tests/fuzz/<target>/
-FUZZ_TARGETS := scenario sysbench results agent aptsources procfs fio hostside
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 
@@ -118,7 +128,8 @@ fuzz-bins:
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libvbed.a
 	for t in $(FUZZ_TARGETS); do \
 		clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator \
-			-o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c build/fuzz/libvbed.a $(LIBS) || exit 1; \
+			-o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
+			-Wl,--whole-archive build/fuzz/libvbed.a -Wl,--no-whole-archive $(LIBS) || exit 1; \
 	done
 
 fuzz: fuzz-bins

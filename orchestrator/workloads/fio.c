@@ -1,6 +1,6 @@
 /* workloads/fio.c: fio's command line and JSON report (see fio.h). */
-#include "fio.h"
-#include "strstore.h"
+#include "workloads/fio.h"
+#include "util/strstore.h"
 
 #include <json-c/json.h>
 #include <math.h>

@@ -9,7 +9,7 @@
 #ifndef VBED_FIO_H
 #define VBED_FIO_H
 
-#include "keys.h"
+#include "scenario/keys.h"
 
 #include <stdbool.h>
 #include <stddef.h>

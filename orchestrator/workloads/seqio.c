@@ -11,29 +11,26 @@
  *
  * Samples per target: mb_s, io_bytes, io_runtime_s, iops, latency_avg_ms,
  * clat_p50_ms, clat_p95_ms, clat_p99_ms, clat_p999_ms. */
-#include "workload.h"
+#include "workloads/workload.h"
 
-#include "fio.h"
-#include "io.h"
-#include "log.h"
-#include "xalloc.h"
+#include "workloads/fio.h"
+#include "workloads/io.h"
+#include "util/log.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 static void data_file(const struct target *t, char *buf, size_t len)
 {
-    char dir[PATH_MAX];
-    io_dir(t, dir, sizeof(dir));
-    snprintf(buf, len, "%s/vbed-fio.dat", dir);
+    snprintf(buf, len, "%s/vbed-fio.dat", t->io_dir);
 }
 
-static int prepare_dir(struct job *j)
+static int prepare_dir(struct wl_job *j)
 {
-    char dir[PATH_MAX], file[PATH_MAX + 16];
-    io_dir(j->t, dir, sizeof(dir));
+    char file[PATH_MAX + 16];
     data_file(j->t, file, sizeof(file));
-    const char *mk[] = {"mkdir", "-p", dir, NULL};
+    const char *mk[] = {"mkdir", "-p", j->t->io_dir, NULL};
     const char *rm[] = {"rm", "-f", file, NULL};
     if (io_run(j, mk, "io-prepare.out", "mkdir of the I/O directory") < 0 ||
         io_run(j, rm, "io-prepare.out", "removing an old data file") < 0)
@@ -41,20 +38,20 @@ static int prepare_dir(struct job *j)
     return 0;
 }
 
-static int prepare_write(struct job *j) { return prepare_dir(j); }
+static int prepare_write(struct wl_job *j) { return prepare_dir(j); }
 
-static int prepare_read(struct job *j)
+static int prepare_read(struct wl_job *j)
 {
     if (prepare_dir(j) < 0)
         return -1;
     char file[PATH_MAX + 16];
     data_file(j->t, file, sizeof(file));
     struct fio_cmdline c;
-    if (fio_cmdline(&c, j->e->cfg, true, file) < 0)
-        return phase_fail(j->e, "fio's command line for '%.200s' in %s does not fit", file, j->t->name);
+    if (fio_cmdline(&c, j->cfg, true, file) < 0)
+        return wl_fail(j, "fio's command line for '%.200s' in %s does not fit", file, j->t->name);
     if (io_run(j, c.argv, "fio-prepare.json", "fio's write of the file to read") < 0)
         return -1;
-    if (j->t->dom) {
+    if (j->t->own_kernel) {
         const char *drop[] = {"sh", "-c", "sync && echo 3 > /proc/sys/vm/drop_caches", NULL};
         if (io_run(j, drop, "io-prepare.out", "dropping the guest's page cache") < 0)
             return -1;
@@ -62,22 +59,21 @@ static int prepare_read(struct job *j)
     return 0;
 }
 
-static void add(struct experiment *e, const struct target *t, const char *metric, double v,
-                const char *unit, double ts)
+static void add(struct wl_job *j, const char *metric, double v, const char *unit, double ts)
 {
-    samples_add(e->samples, metric, v, unit, t->guest, t->out_path, ts, NULL);
+    samples_add(j->samples, metric, v, unit, j->t->guest, j->t->out_path, ts, NULL);
 }
 
-static int measure(struct job *j, bool write)
+static int measure(struct wl_job *j, bool write)
 {
     char file[PATH_MAX + 16];
     data_file(j->t, file, sizeof(file));
     struct fio_cmdline c;
-    int fits = fio_cmdline(&c, j->e->cfg, write, file);
-    /* at the barrier even when failing: the other targets wait there */
-    pthread_barrier_wait(j->barrier);
+    int fits = fio_cmdline(&c, j->cfg, write, file);
+    /* released with the others even when failing: they wait for it */
+    wl_together(j);
     if (fits < 0)
-        return phase_fail(j->e, "fio's command line for '%.200s' in %s does not fit", file, j->t->name);
+        return wl_fail(j, "fio's command line for '%.200s' in %s does not fit", file, j->t->name);
     if (io_run(j, c.argv, "fio.json", write ? "fio's sequential write" : "fio's sequential read") < 0)
         return -1;
     char *text = target_output(j->t);
@@ -85,39 +81,47 @@ static int measure(struct job *j, bool write)
     struct fio_result r;
     if (!text || fio_parse(text, &r, err, sizeof(err)) < 0) {
         free(text);
-        return phase_fail(j->e, "cannot read fio's report from %s: %s", j->t->out_path,
+        return wl_fail(j, "cannot read fio's report from %s: %s", j->t->out_path,
                           text ? err : "no output");
     }
     free(text);
     if (r.write != write)
-        return phase_fail(j->e, "fio's report in %s is of a %s, not a %s", j->t->out_path,
+        return wl_fail(j, "fio's report in %s is of a %s, not a %s", j->t->out_path,
                           r.write ? "write" : "read", write ? "write" : "read");
     struct io_result *res = xcalloc(1, sizeof(*res));
     res->mb_s = r.mb_s;
     res->seconds = r.runtime_s;
     res->bytes = r.io_bytes;
     res->ts = j->t->started + r.runtime_s;
-    j->m->result = res;
-    struct experiment *e = j->e;
+    j->state = res;
     const struct target *t = j->t;
-    add(e, t, "mb_s", r.mb_s, "MB/s", res->ts);
-    add(e, t, "io_bytes", (double)r.io_bytes, "bytes", res->ts);
-    add(e, t, "io_runtime_s", r.runtime_s, "s", res->ts);
-    add(e, t, "iops", r.iops, "1/s", res->ts);
-    add(e, t, "latency_avg_ms", r.lat_mean_ms, "ms", res->ts);
+    add(j, "mb_s", r.mb_s, "MB/s", res->ts);
+    add(j, "io_bytes", (double)r.io_bytes, "bytes", res->ts);
+    add(j, "io_runtime_s", r.runtime_s, "s", res->ts);
+    add(j, "iops", r.iops, "1/s", res->ts);
+    add(j, "latency_avg_ms", r.lat_mean_ms, "ms", res->ts);
     if (r.have_percentiles) {
-        add(e, t, "clat_p50_ms", r.clat_p50_ms, "ms", res->ts);
-        add(e, t, "clat_p95_ms", r.clat_p95_ms, "ms", res->ts);
-        add(e, t, "clat_p99_ms", r.clat_p99_ms, "ms", res->ts);
-        add(e, t, "clat_p999_ms", r.clat_p999_ms, "ms", res->ts);
+        add(j, "clat_p50_ms", r.clat_p50_ms, "ms", res->ts);
+        add(j, "clat_p95_ms", r.clat_p95_ms, "ms", res->ts);
+        add(j, "clat_p99_ms", r.clat_p99_ms, "ms", res->ts);
+        add(j, "clat_p999_ms", r.clat_p999_ms, "ms", res->ts);
     }
     log_info("%s: %s %.1f MB/s (%lld bytes in %.2f s, %s)", t->name, write ? "wrote" : "read",
              r.mb_s, r.io_bytes, r.runtime_s, r.version);
     return 0;
 }
 
-static int measure_write(struct job *j) { return measure(j, true); }
-static int measure_read(struct job *j) { return measure(j, false); }
+static int measure_write(struct wl_job *j) { return measure(j, true); }
+static int measure_read(struct wl_job *j) { return measure(j, false); }
+
+static int parse(const char *text, double *figure, char *err, size_t errlen)
+{
+    struct fio_result r;
+    if (fio_parse(text, &r, err, errlen) < 0)
+        return -1;
+    *figure = r.mb_s;
+    return 0;
+}
 
 static const struct workload_metric metrics[] = {
     {"mb_s", "MB/s"},          {"io_bytes", "bytes"},   {"io_runtime_s", "s"},
@@ -126,8 +130,12 @@ static const struct workload_metric metrics[] = {
     {NULL, NULL},
 };
 
+static const char *const write_values[] = {"seq_write", NULL};
+static const char *const read_values[] = {"seq_read", NULL};
+
 const struct workload_ops workload_seq_write = {
     .name = "seq_write",
+    .values = write_values,
     .headline = "mbps_arm",
     .headline_unit = "MB/s",
     .metrics = metrics,
@@ -137,10 +145,12 @@ const struct workload_ops workload_seq_write = {
     .measure = measure_write,
     .record = io_record_arm,
     .free_state = io_free_state,
+    .parse = parse,
 };
 
 const struct workload_ops workload_seq_read = {
     .name = "seq_read",
+    .values = read_values,
     .headline = "mbps_arm",
     .headline_unit = "MB/s",
     .metrics = metrics,
@@ -150,4 +160,8 @@ const struct workload_ops workload_seq_read = {
     .measure = measure_read,
     .record = io_record_arm,
     .free_state = io_free_state,
+    .parse = parse,
 };
+
+WORKLOAD_REGISTER(workload_seq_write)
+WORKLOAD_REGISTER(workload_seq_read)

@@ -8,12 +8,12 @@ env_help=$out
 vars=$(grep -rhoE 'getenv\("[A-Za-z_][A-Za-z0-9_]*"\)' orchestrator | sed -E 's/getenv\("(.*)"\)/\1/' | sort -u)
 [ -n "$vars" ] || fail "found no getenv() in orchestrator/"
 for v in $vars; do
-  echo "$env_help" | grep -q "^  $v\$" || fail "vbed reads \$$v but 'vbed help environment' does not say so (orchestrator/cli_docs.c)"
+  echo "$env_help" | grep -q "^  $v\$" || fail "vbed reads \$$v but 'vbed help environment' does not say so (orchestrator/cli/cli_docs.c)"
 done
 
 expect_rc 0 "$VBED" help exit-codes
-codes=$(sed -nE 's/^ *EXIT_[A-Z]+ *= *([0-9]+),.*/\1/p' orchestrator/exitcode.h)
-[ -n "$codes" ] || fail "found no exit code in orchestrator/exitcode.h"
+codes=$(sed -nE 's/^ *EXIT_[A-Z]+ *= *([0-9]+),.*/\1/p' orchestrator/util/exitcode.h)
+[ -n "$codes" ] || fail "found no exit code in orchestrator/util/exitcode.h"
 for c in $codes; do
   echo "$out" | grep -qE "^  $c +[a-z]" || fail "exit code $c is not in 'vbed help exit-codes'"
 done

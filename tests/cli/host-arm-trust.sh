@@ -294,7 +294,7 @@ biggest=$(find "$t/res7" -type f -printf '%s %p\n' 2>/dev/null | sort -n | tail 
 if [ $rc -eq 124 ]; then bad "stream: vbed run did not return within 300 s of a flood"
 elif [ "${biggest%% *}" -gt $((64 * 1048576 + 4096)) ]; then bad "stream: 160 MiB of arm-exec output reached the disk: $biggest"
 elif [ $rc -eq 0 ]; then bad "stream: a run whose output was cut counted as a success"
-elif ! grep -q "vbed: output cut" "${biggest#* }"; then bad "stream: the cut log does not say it was cut: ${biggest#* }"
+elif ! grep -q "vbed: output cut" "${biggest#* }"; then echo "$err" >&2; bad "stream: the cut log does not say it was cut: ${biggest#* }"
 else ok "stream: arm-exec output cut at ${biggest%% *} bytes, the run failed (exit $rc): $(grep -m 1 'output' <<<"$err")"; fi
 [ -z "$(ls "$t/r/host" 2>/dev/null)" ] || bad "stream: the arm is still there after the failed run: $(ls "$t/r/host")"
 

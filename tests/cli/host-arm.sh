@@ -18,7 +18,7 @@ dir=$base/$name
 mkdir -p "$base"
 
 # does this host have a cgroup with memory and cpuset controllers (as
-# cgroup_version in orchestrator/cgroup.c finds it)?
+# cgroup_version in orchestrator/hostside/cgroup.c finds it)?
 cgroup_usable() {
   local r=/sys/fs/cgroup
   if [ -r "$r/cgroup.controllers" ]; then

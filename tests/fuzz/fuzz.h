@@ -5,7 +5,7 @@
 #ifndef VBED_FUZZ_H
 #define VBED_FUZZ_H
 
-#include "log.h"
+#include "util/log.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* fuzz_agent.c: a guest agent's reply (JSON text from the guest) through
  * the guest-exec-status and guest-file-read decoders and their base64
  * (agent.c). The first byte picks the decoder. */
-#include "agent.h"
+#include "virt/agent.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -2,7 +2,7 @@
  * and deb822 .sources stanzas) through aptsources.c, then the mirror lookup
  * and the formatting that the image build uses. The first byte picks the
  * format. */
-#include "aptsources.h"
+#include "image/aptsources.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -6,12 +6,12 @@
  * own and fit sysbench's command line; arm-status; sql.c: the rows of
  * arm-sql). */
 #include "fuzz.h"
-#include "hostarm_remote.h"
-#include "hostside.h"
-#include "keys.h"
-#include "layers.h"
-#include "sql.h"
-#include "workload.h"
+#include "targets/hostarm_remote.h"
+#include "hostside/hostside.h"
+#include "scenario/keys.h"
+#include "probes/layers.h"
+#include "targets/sql.h"
+#include "workloads/sysbench.h"
 
 #include <sys/un.h>
 
@@ -97,13 +97,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hostside_reply_uint(o, "major", &v);
         char *t = hostside_reply_text(o, "meminfo");
         if (t) {
-            layers_parse_meminfo(t, "MemTotal", &d);
-            layers_parse_meminfo(t, "Cached", &d);
+            procfs_parse_meminfo(t, "MemTotal", &d);
+            procfs_parse_meminfo(t, "Cached", &d);
         }
         free(t);
         t = hostside_reply_text(o, "diskstats");
         if (t)
-            layers_parse_diskstats(t, NULL, 254, 0, &ds);
+            procfs_parse_diskstats(t, NULL, 254, 0, &ds);
         free(t);
         struct cpu_times ct;
         hostside_parse_stat_reply(o, &ct);

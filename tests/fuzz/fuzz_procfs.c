@@ -3,8 +3,8 @@
  * /proc/<pid>/stat (noise.c), /proc/diskstats, /proc/meminfo and fincore's
  * output (layers.c). The first byte picks the parser. */
 #include "fuzz.h"
-#include "layers.h"
-#include "noise.h"
+#include "probes/layers.h"
+#include "hostside/noise.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -24,18 +24,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double v;
     switch (data[0] % 5) {
     case 0:
-        noise_parse_proc_stat(text, 100, &ct);
+        procfs_parse_stat(text, 100, &ct);
         break;
     case 1:
-        noise_parse_pid_stat(text, 100);
+        procfs_parse_pid_stat(text, 100);
         break;
     case 2:
-        layers_parse_diskstats(text, "vda", 0, 0, &d);
-        layers_parse_diskstats(text, NULL, 254, 0, &d);
+        procfs_parse_diskstats(text, "vda", 0, 0, &d);
+        procfs_parse_diskstats(text, NULL, 254, 0, &d);
         break;
     case 3:
-        layers_parse_meminfo(text, "Cached", &v);
-        layers_parse_meminfo(text, "Dirty", &v);
+        procfs_parse_meminfo(text, "Cached", &v);
+        procfs_parse_meminfo(text, "Dirty", &v);
         break;
     default:
         layers_parse_fincore(text, &v);

@@ -1,5 +1,5 @@
 /* fuzz_results.c: a results directory (meta.json, samples.jsonl,
- * scenario.ini) through results_read (resultsread.c), the reader that
+ * scenario.ini) through results_read (results/readdir.c), the reader that
  * vbed report and vbed compare use on directories other people made.
  * The input holds the three files separated by NUL bytes; they are written
  * into a scratch directory, because results_read takes a directory. What
@@ -9,10 +9,10 @@
  * (the URIs that vbed list --uris offers the shell completion); and the
  * raw input through termtext_escape, which vbed list shows names with. */
 #include "fuzz.h"
-#include "report.h"
-#include "resultsread.h"
-#include "runlist.h"
-#include "termtext.h"
+#include "report/report.h"
+#include "results/resultsread.h"
+#include "report/runlist.h"
+#include "util/termtext.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -2,8 +2,8 @@
  * and the plan's expansion into variants and runs (scenario.c, inifile.c,
  * keys.c, units.c, plan.c). */
 #include "fuzz.h"
-#include "plan.h"
-#include "scenario.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

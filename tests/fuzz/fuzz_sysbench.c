@@ -2,7 +2,7 @@
  * report) through sysbench_parse (workload.c). The output comes from a
  * program in a guest: any text is possible. */
 #include "fuzz.h"
-#include "workload.h"
+#include "workloads/sysbench.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -3,7 +3,7 @@
  * early boot (a hang under a broken KVM), is not a working KVM; neither is
  * no console at all. The texts are in tests/data/accel/. */
 #include "testutil.h"
-#include "accel.h"
+#include "virt/accel.h"
 
 static enum accel_verdict verdict_of(const char *rel)
 {

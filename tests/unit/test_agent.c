@@ -4,7 +4,7 @@
  * members of the wrong type and replies without "return" must give -1, never
  * a crash. The replies under tests/data/agent are also the fuzz seeds. */
 #include "testutil.h"
-#include "agent.h"
+#include "virt/agent.h"
 
 static void decode(const char *in, int want_rc, const char *want)
 {

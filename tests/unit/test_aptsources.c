@@ -1,7 +1,7 @@
 /* test_aptsources.c: the host's apt sources in both formats decide the
  * mirror and suites of an image build (fixtures in tests/data/apt/). */
 #include "testutil.h"
-#include "aptsources.h"
+#include "image/aptsources.h"
 
 static void read_root(const char *name, struct apt_sources *s)
 {

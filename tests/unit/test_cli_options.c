@@ -1,7 +1,7 @@
 /* test_cli_options.c: getopt's tables and the --help lines come from one
  * option table (cli_options.h). */
 #include "testutil.h"
-#include "cli_options.h"
+#include "cli/cli_options.h"
 
 static const struct cli_option opts[] = {
     {"dry-run", 'n', NULL, CLI_VALUE_NONE, NULL, "check only"},

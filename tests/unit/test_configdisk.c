@@ -1,8 +1,8 @@
 /* test_configdisk.c: the configuration disk is a tar archive whose run.env
  * and my.cnf vbed-setup can read, sized in whole 512-byte sectors. */
 #include "testutil.h"
-#include "configdisk.h"
-#include "keys.h"
+#include "virt/configdisk.h"
+#include "scenario/keys.h"
 
 #include <archive.h>
 #include <archive_entry.h>

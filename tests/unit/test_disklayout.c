@@ -2,8 +2,8 @@
  * minimum disks, usable capacity, which ones resync before they are
  * measured -- and that the key table's help says the same minimums. */
 #include "testutil.h"
-#include "disklayout.h"
-#include "keys.h"
+#include "scenario/disklayout.h"
+#include "scenario/keys.h"
 
 static void minimums(void **state)
 {

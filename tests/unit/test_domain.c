@@ -3,12 +3,12 @@
  * tests/cli/domain-xml-validate.sh checks the same files with
  * virt-xml-validate. */
 #include "testutil.h"
-#include "disklayout.h"
-#include "domain.h"
-#include "keys.h"
-#include "layout.h"
-#include "placement.h"
-#include "xalloc.h"
+#include "scenario/disklayout.h"
+#include "virt/domain.h"
+#include "scenario/keys.h"
+#include "virt/layout.h"
+#include "virt/placement.h"
+#include "util/xalloc.h"
 
 static void spec_for(struct domain_spec *spec, struct guest_layout *g, struct image_layout *im,
                      struct run_config *cfg, int cache, int format, int virt)

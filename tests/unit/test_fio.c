@@ -3,8 +3,8 @@
  * (tests/data/fio/), the fixed tar_extract archive (workloads/archive.h),
  * and the workload registry. */
 #include "testutil.h"
-#include "keys.h"
-#include "workloads/archive.h"
+#include "scenario/keys.h"
+#include "image/archive.h"
 #include "workloads/fio.h"
 #include "workloads/workload.h"
 
@@ -191,30 +191,115 @@ static void registry(void **state)
     (void)state;
     for (int w = WL_OLTP_READ_ONLY; w <= WL_OLTP_POINT_SELECT; w++) {
         assert_ptr_equal(workload_ops_for(w), &workload_sysbench_oltp);
-        assert_false(workload_is_io(w));
+        assert_false(key_workload_is_io(w));
     }
     assert_string_equal(workload_ops_for(WL_SEQ_WRITE)->name, "seq_write");
     assert_string_equal(workload_ops_for(WL_SEQ_READ)->name, "seq_read");
     assert_string_equal(workload_ops_for(WL_TAR_EXTRACT)->name, "tar_extract");
     assert_string_equal(workload_sysbench_oltp.headline, "tps_arm");
     assert_string_equal(workload_seq_write.headline_unit, "MB/s");
-    /* every implementation has every phase but the optional warm-up */
-    const struct workload_ops *all[] = {&workload_sysbench_oltp, &workload_seq_write,
-                                        &workload_seq_read, &workload_tar_extract};
-    for (size_t i = 0; i < 4; i++) {
-        assert_non_null(all[i]->prepare);
-        assert_non_null(all[i]->measure);
-        assert_non_null(all[i]->record);
-        assert_non_null(all[i]->metrics[0].name);
-        assert_true(workload_is_io(i == 0 ? WL_SEQ_WRITE : (int)(WL_SEQ_WRITE + i - 1)));
+    for (int w = WL_SEQ_WRITE; w <= WL_TAR_EXTRACT; w++)
+        assert_true(key_workload_is_io(w));
+    /* every value of the key has exactly one implementation, registered by
+     * its own file; every implementation has every phase but the optional
+     * warm-up, a headline and its metrics */
+    const struct key_def *k = key_find("workload");
+    for (int w = 0; k->choices[w]; w++) {
+        int found = 0;
+        for (size_t i = 0; i < workload_count(); i++)
+            for (const char *const *v = workload_at(i)->values; *v; v++)
+                found += strcmp(*v, k->choices[w]) == 0;
+        if (found != 1)
+            fail_msg("workload = %s has %d implementations", k->choices[w], found);
+        assert_non_null(workload_ops_for(w));
     }
+    assert_true(workload_count() >= 4);
+    for (size_t i = 0; i < workload_count(); i++) {
+        const struct workload_ops *o = workload_at(i);
+        assert_non_null(o->prepare);
+        assert_non_null(o->measure);
+        assert_non_null(o->record);
+        assert_non_null(o->headline);
+        assert_non_null(o->headline_unit);
+        assert_non_null(o->metrics[0].name);
+        assert_non_null(o->parse);
+        /* nothing is no output of any program */
+        double f;
+        char err[256];
+        assert_int_equal(o->parse("", &f, err, sizeof(err)), -1);
+        assert_int_equal(o->parse("garbage\n", &f, err, sizeof(err)), -1);
+    }
+}
+
+/* each workload's parse reads its program's real output as the figure its
+ * headline adds up */
+static void parse_ops(void **state)
+{
+    (void)state;
+    static const struct {
+        int workload;
+        const char *file;
+    } cases[] = {
+        {WL_SEQ_WRITE, "fio/seq-write-1M-buffered-64M.json"},
+        {WL_OLTP_READ_WRITE, "sysbench/guest-tcg-read-write.out"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char path[PATH_MAX];
+        test_data_path(path, sizeof(path), cases[i].file);
+        char *text = test_read_file(path);
+        assert_non_null(text);
+        double f = -1;
+        char err[256];
+        assert_int_equal(workload_ops_for(cases[i].workload)->parse(text, &f, err, sizeof(err)), 0);
+        assert_true(f > 0 && isfinite(f));
+        free(text);
+    }
+    /* mariadb-slap: 2 clients x 100 queries in 0.067 s on average */
+    const struct key_def *k = key_find("workload");
+    int slap = -1;
+    for (int w = 0; k->choices[w]; w++)
+        if (!strcmp(k->choices[w], "mariadb_slap"))
+            slap = w;
+    assert_true(slap >= 0);
+    const struct workload_ops *o = workload_ops_for(slap);
+    assert_string_equal(o->headline, "qps_arm");
+    assert_string_equal(o->headline_unit, "q/s");
+    assert_true(o->needs_db);
+    char path[PATH_MAX];
+    test_data_path(path, sizeof(path), "slap/mixed-2-clients.out");
+    char *slap_out = test_read_file(path);
+    assert_non_null(slap_out);
+    double q;
+    char e[256];
+    assert_int_equal(o->parse(slap_out, &q, e, sizeof(e)), 0);
+    assert_true(fabs(q - 2 * 100 / 0.067) < 1e-6);
+    /* a report that does not add up, or a line missing, is refused */
+    char *bad = strdup(slap_out);
+    *strstr(bad, "Minimum number of seconds to run all queries: 0.062") = 'X';
+    assert_int_equal(o->parse(bad, &q, e, sizeof(e)), -1);
+    free(bad);
+    bad = strdup(slap_out);
+    memcpy(strstr(bad, "0.072"), "0.001", 5); /* max below the average */
+    assert_int_equal(o->parse(bad, &q, e, sizeof(e)), -1);
+    free(bad);
+    free(slap_out);
+    /* tar: 68462110 bytes in 3.5 s */
+    double f;
+    char err[256];
+    assert_int_equal(workload_ops_for(WL_TAR_EXTRACT)->parse("x\nvbed_tar_seconds 100.0 103.5\n", &f, err,
+                                                             sizeof(err)),
+                     0);
+    assert_true(fabs(f - 68462110 / 1e6 / 3.5) < 1e-6);
+    assert_int_equal(workload_ops_for(WL_TAR_EXTRACT)->parse("vbed_tar_seconds 103.5 100.0\n", &f, err,
+                                                             sizeof(err)),
+                     -1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(real_outputs), cmocka_unit_test(error_report), cmocka_unit_test(malformed),
-        cmocka_unit_test(cmdline),      cmocka_unit_test(archive_fixed), cmocka_unit_test(registry),
+        cmocka_unit_test(cmdline),      cmocka_unit_test(archive_fixed), cmocka_unit_test(registry), cmocka_unit_test(parse_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,9 +7,9 @@
  * consistency checks; and gap_split on figures given directly (explained,
  * compression none, no TPS). */
 #include "testutil.h"
-#include "gap.h"
-#include "log.h"
-#include "report.h"
+#include "report/gap.h"
+#include "util/log.h"
+#include "report/report.h"
 
 #include <math.h>
 

@@ -5,11 +5,11 @@
  * helper's host. */
 #include "testutil.h"
 
-#include "hostarm.h"
-#include "hostarm_remote.h"
-#include "hostside.h"
-#include "log.h"
-#include "sql.h"
+#include "targets/hostarm.h"
+#include "targets/hostarm_remote.h"
+#include "hostside/hostside.h"
+#include "util/log.h"
+#include "targets/sql.h"
 
 #include <math.h>
 

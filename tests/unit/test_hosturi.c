@@ -1,9 +1,9 @@
 /* test_hosturi.c: libvirt URIs read as hosts (transport, ssh argv), and the
  * helper's replies read as hostile input. */
 #include "testutil.h"
-#include "hostside.h"
-#include "hosturi.h"
-#include "keys.h"
+#include "hostside/hostside.h"
+#include "scenario/hosturi.h"
+#include "scenario/keys.h"
 #include <math.h>
 
 static void transports(void **state)

@@ -1,6 +1,6 @@
 /* test_keys.c: the key table is consistent and parses what it documents. */
 #include "testutil.h"
-#include "keys.h"
+#include "scenario/keys.h"
 
 /* Every default parses (key_apply_defaults aborts otherwise), every enum has
  * choices, names are unique, and numeric defaults lie within their range. */

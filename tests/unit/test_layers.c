@@ -3,7 +3,7 @@
  * machine), and the rule that an absent counter gives no sample. */
 #include "testutil.h"
 
-#include "layers.h"
+#include "probes/layers.h"
 
 #include <math.h>
 
@@ -23,20 +23,20 @@ static void diskstats(void **state)
     const char *line = " 254       0 vda 138704 22471 13010548 41229 548881 30759 36409592 164817 0 "
                        "46860 222443 74769 61 10183856 5980 105704 10415\n";
     struct diskstat d;
-    assert_int_equal(layers_parse_diskstats(line, "vda", 0, 0, &d), 0);
+    assert_int_equal(procfs_parse_diskstats(line, "vda", 0, 0, &d), 0);
     assert_true(d.reads == 138704 && d.read_sectors == 13010548 && d.read_ms == 41229);
     assert_true(d.writes == 548881 && d.write_sectors == 36409592 && d.write_ms == 164817);
     assert_true(d.flushes == 105704 && d.flush_ms == 10415);
-    assert_int_equal(layers_parse_diskstats(line, NULL, 254, 0, &d), 0);
-    assert_int_equal(layers_parse_diskstats(line, "vdb", 0, 0, &d), -1);
-    assert_int_equal(layers_parse_diskstats(line, NULL, 254, 1, &d), -1);
+    assert_int_equal(procfs_parse_diskstats(line, NULL, 254, 0, &d), 0);
+    assert_int_equal(procfs_parse_diskstats(line, "vdb", 0, 0, &d), -1);
+    assert_int_equal(procfs_parse_diskstats(line, NULL, 254, 1, &d), -1);
     /* an old kernel's 14 fields: no flush counters -- absent, not 0 */
-    assert_int_equal(layers_parse_diskstats(" 8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", "sda", 0, 0, &d), 0);
+    assert_int_equal(procfs_parse_diskstats(" 8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", "sda", 0, 0, &d), 0);
     assert_true(isnan(d.flushes) && isnan(d.flush_ms));
-    assert_int_equal(layers_parse_diskstats(" 8 0 sda 1 2 3\n", "sda", 0, 0, &d), -1);
+    assert_int_equal(procfs_parse_diskstats(" 8 0 sda 1 2 3\n", "sda", 0, 0, &d), -1);
 
     char *text = data("host-diskstats.txt");
-    assert_int_equal(layers_parse_diskstats(text, "vda", 0, 0, &d), 0);
+    assert_int_equal(procfs_parse_diskstats(text, "vda", 0, 0, &d), 0);
     assert_true(d.reads > 0 && d.major == 254);
     free(text);
 }
@@ -46,13 +46,13 @@ static void meminfo_fincore(void **state)
     (void)state;
     char *text = data("host-meminfo.txt");
     double v = -1;
-    assert_int_equal(layers_parse_meminfo(text, "Cached", &v), 0);
+    assert_int_equal(procfs_parse_meminfo(text, "Cached", &v), 0);
     assert_true(v > 0 && fmod(v, 1024) == 0);
     double swap;
     /* "SwapCached" must not be taken for "Cached" */
-    assert_int_equal(layers_parse_meminfo("SwapCached: 7 kB\nCached: 3 kB\n", "Cached", &swap), 0);
+    assert_int_equal(procfs_parse_meminfo("SwapCached: 7 kB\nCached: 3 kB\n", "Cached", &swap), 0);
     assert_true(swap == 3072);
-    assert_int_equal(layers_parse_meminfo("Buffers: 1 kB\n", "Cached", &v), -1);
+    assert_int_equal(procfs_parse_meminfo("Buffers: 1 kB\n", "Cached", &v), -1);
     free(text);
 
     text = data("fincore.txt");

@@ -9,16 +9,16 @@
  * interrupted wait ends promptly; libvirt's error message survives the
  * next libvirt call (it once printed freed memory). */
 #include "testutil.h"
-#include "guest.h"
-#include "hypervisor.h"
-#include "keys.h"
-#include "domain.h"
-#include "layout.h"
-#include "leftovers.h"
-#include "log.h"
-#include "session.h"
-#include "signals.h"
-#include "storage.h"
+#include "virt/guest.h"
+#include "virt/hypervisor.h"
+#include "scenario/keys.h"
+#include "virt/domain.h"
+#include "virt/layout.h"
+#include "experiment/leftovers.h"
+#include "util/log.h"
+#include "results/session.h"
+#include "util/signals.h"
+#include "virt/storage.h"
 
 #include <signal.h>
 #include <sys/wait.h>

@@ -1,8 +1,8 @@
 /* test_mycnf.c: my.cnf of several runs (golden files tests/data/mycnf/)
  * and the table options that make sysbench create compressed tables. */
 #include "testutil.h"
-#include "keys.h"
-#include "mycnf.h"
+#include "scenario/keys.h"
+#include "scenario/mycnf.h"
 
 static void check(const char *golden, const struct run_config *cfg)
 {

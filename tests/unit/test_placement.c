@@ -5,12 +5,12 @@
  * the same check fail (what a recorded-but-not-applied pinning looks like). */
 #include "testutil.h"
 
-#include "domain.h"
-#include "keys.h"
-#include "layout.h"
-#include "placement.h"
-#include "plan.h"
-#include "scenario.h"
+#include "virt/domain.h"
+#include "scenario/keys.h"
+#include "virt/layout.h"
+#include "virt/placement.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
 #include <libvirt/virterror.h>
 

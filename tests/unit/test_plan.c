@@ -1,9 +1,9 @@
 /* test_plan.c: scenario files into variants and runs: inheritance, list
  * expansion order, sharing of runs, cross-key rules. */
 #include "testutil.h"
-#include "log.h"
-#include "plan.h"
-#include "scenario.h"
+#include "util/log.h"
+#include "scenario/plan.h"
+#include "scenario/scenario.h"
 
 #include <unistd.h>
 
@@ -139,7 +139,7 @@ static void errors(void **state)
          "'writeback' (the default)"},
         {"[global]\n[g]\narm = guest\n",
          "2: arm [g] has no workload: set workload = one of: oltp_read_only, oltp_read_write, "
-         "oltp_write_only, oltp_point_select, seq_write, seq_read, tar_extract (in [global] or [g])"},
+         "oltp_write_only, oltp_point_select, seq_write, seq_read, tar_extract, mariadb_slap (in [global] or [g])"},
         /* data disks and their layout: each layout's minimum, and what it needs */
         {"[global]\nworkload = seq_write\n[g]\narm = guest\nlayout = md-raid6\ndata_disks = 3\n",
          "5: layout: 'md-raid6' needs at least 4 data disks, but arm [g] has data_disks 3 (line 6)"},

@@ -2,9 +2,9 @@
  * file:line; the image cache key changes with every input that changes the
  * image and with nothing else. */
 #include "testutil.h"
-#include "aptsources.h"
-#include "log.h"
-#include "recipe.h"
+#include "image/aptsources.h"
+#include "util/log.h"
+#include "image/recipe.h"
 
 #include <unistd.h>
 

@@ -5,9 +5,9 @@
  * and samples.jsonl read line by line: a cut-short last line, and every
  * other kind of bad line, reported as FILE:LINE and skipped. */
 #include "testutil.h"
-#include "log.h"
-#include "report.h"
-#include "resultsread.h"
+#include "util/log.h"
+#include "report/report.h"
+#include "results/resultsread.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -468,6 +468,55 @@ static void no_ratio_across_units(void **state)
     remove_tmpdir(dir);
 }
 
+/* Any workload's headline: a metric "<name>_arm" with its unit becomes the
+ * cell's figure, titled by its unit, with its own rule and no ratio to a
+ * TPS arm; a unit that is no short word (it would reach a plot's script)
+ * makes no headline at all. */
+static void other_headlines(void **state)
+{
+    (void)state;
+    char *dir = make_tmpdir(), src[PATH_MAX], cmd[3 * PATH_MAX];
+    test_data_path(src, sizeof(src), "results/quickstart-tcg-recorded");
+    snprintf(cmd, sizeof(cmd),
+             "cp -r '%s'/. '%s' && sed -i '/\"arm\":\"host\"/{s/\"tps_arm\"/\"qps_arm\"/;"
+             "s/\"unit\":\"tx\\/s\"/\"unit\":\"q\\/s\"/}' '%s'/samples.jsonl",
+             src, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    struct results_data *rd = results_read(dir);
+    assert_non_null(rd);
+    struct report *r = report_build(rd);
+    assert_true(r->host_arm >= 0);
+    assert_string_equal(r->headline, "q/s or TPS");
+    assert_true(r->headline_other);
+    const struct report_cell *host = &r->variants[0].cells[r->host_arm];
+    assert_string_equal(host->unit, "q/s");
+    assert_true(host->tps_stats.n >= 1 && host->tps_stats.mean > 0);
+    for (size_t a = 0; a < rd->n_arms; a++)
+        if ((int)a != r->host_arm)
+            assert_true(isnan(r->variants[0].cells[a].ratio_host));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    report_print(r, REPORT_TABLE, out);
+    fclose(out);
+    assert_non_null(strstr(buf, report_other_rule));
+    assert_non_null(strstr(buf, "q/s or TPS mean"));
+    free(buf);
+    report_free(r);
+    results_data_free(rd);
+    /* a unit with a quote is no headline: the host arm has no figure */
+    snprintf(cmd, sizeof(cmd), "sed -i 's/\"unit\":\"q\\/s\"/\"unit\":\"q'\"'\"'s\"/' '%s'/samples.jsonl", dir);
+    assert_int_equal(system(cmd), 0);
+    rd = results_read(dir);
+    assert_non_null(rd);
+    r = report_build(rd);
+    assert_int_equal(r->variants[0].cells[r->host_arm].tps_stats.n, 0);
+    assert_string_equal(r->headline, "TPS");
+    report_free(r);
+    results_data_free(rd);
+    remove_tmpdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +525,7 @@ int main(void)
         cmocka_unit_test(summary_written), cmocka_unit_test(interrupted_run),
         cmocka_unit_test(bad_lines),       cmocka_unit_test(unreadable_dirs),
         cmocka_unit_test(formats),         cmocka_unit_test(fair_ratios), cmocka_unit_test(no_ratio_across_units),
+        cmocka_unit_test(other_headlines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

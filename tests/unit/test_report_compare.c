@@ -4,8 +4,8 @@
  * in repeat 2). Golden files for every format, and the verdicts and Welch
  * figures checked against mpmath (see test_stats.c for how). */
 #include "testutil.h"
-#include "compare.h"
-#include "log.h"
+#include "report/compare.h"
+#include "util/log.h"
 
 #include <math.h>
 

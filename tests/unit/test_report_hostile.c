@@ -1,7 +1,7 @@
 /* test_report_hostile.c: what a results directory holds is input from
  * whoever shared it.
  *
- * The reader (resultsread.c) refuses names that are not names and skips
+ * The reader (readmeta.c, readsamples.c) refuses names that are not names and skips
  * samples whose labels are out of their sets, non-finite values, numbers
  * out of range; a null value is kept as "not available". And whatever the
  * reader lets through, plot.c hands names to gnuplot as data: a report of
@@ -10,10 +10,10 @@
  * nothing, and report.html escapes the names. Without gnuplot the drawing
  * part cannot be checked: the test then exits 77 after the rest passed. */
 #include "testutil.h"
-#include "html.h"
-#include "log.h"
-#include "plot.h"
-#include "report.h"
+#include "report/html.h"
+#include "util/log.h"
+#include "report/plot.h"
+#include "report/report.h"
 
 #include <math.h>
 

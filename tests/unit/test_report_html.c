@@ -4,8 +4,8 @@
  * ids) while colours such as fill="#ffffff" stay as they are. Whether the
  * page renders is tests/report/html-chromium.sh's business. */
 #include "testutil.h"
-#include "html.h"
-#include "log.h"
+#include "report/html.h"
+#include "util/log.h"
 
 #include <dirent.h>
 #include <unistd.h>

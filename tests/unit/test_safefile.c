@@ -5,9 +5,9 @@
  * alone. */
 #include "testutil.h"
 
-#include "hostcache.h"
-#include "log.h"
-#include "safefile.h"
+#include "hostside/hostcache.h"
+#include "util/log.h"
+#include "util/safefile.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

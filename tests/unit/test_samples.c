@@ -7,7 +7,7 @@
  * without the writer's lock json-c's arrays corrupt the heap or lose
  * samples here. */
 #include "testutil.h"
-#include "samples.h"
+#include "results/samples.h"
 
 #include <json-c/json.h>
 #include <pthread.h>

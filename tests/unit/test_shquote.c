@@ -1,7 +1,7 @@
 /* test_shquote.c: the one quoting function for a remote shell: exact
  * output, and hostile arguments that must reach a real sh unchanged. */
 #include "testutil.h"
-#include "shquote.h"
+#include "util/shquote.h"
 
 static void exact(void **state)
 {

@@ -3,7 +3,7 @@
  * leave the host arm's mariadbd (its own process group) behind. Without a
  * handler the raise below ends this test with "Hangup". */
 #include "testutil.h"
-#include "signals.h"
+#include "util/signals.h"
 
 #include <signal.h>
 

@@ -4,9 +4,9 @@
  * process group <= 1 is ever signalled (process_signal_group). */
 #include "testutil.h"
 
-#include "log.h"
-#include "process.h"
-#include "spawn.h"
+#include "util/log.h"
+#include "util/process.h"
+#include "util/spawn.h"
 
 #include <signal.h>
 #include <sys/resource.h>

@@ -5,7 +5,7 @@
  * outputs under tests/data/sysbench still parse. The fuzzer's reproducers
  * live in tests/fuzz/crashes/. */
 #include "testutil.h"
-#include "workload.h"
+#include "workloads/sysbench.h"
 
 static char *read_rel(const char *rel)
 {

@@ -1,6 +1,6 @@
 /* test_termtext.c: untrusted text is escaped and cut for a terminal line. */
 #include "testutil.h"
-#include "termtext.h"
+#include "util/termtext.h"
 
 static void check(const char *in, size_t max, const char *want)
 {

@@ -4,11 +4,11 @@
  * Expected values are computed by hand in the comments. */
 #include "testutil.h"
 
-#include "keys.h"
-#include "noise.h"
-#include "steady.h"
-#include "verdicts.h"
-#include "workingset.h"
+#include "scenario/keys.h"
+#include "hostside/noise.h"
+#include "workloads/steady.h"
+#include "results/verdicts.h"
+#include "scenario/workingset.h"
 
 #include <math.h>
 
@@ -226,8 +226,8 @@ static void noise_figures(void **state)
 {
     (void)state;
     struct cpu_times a, b;
-    assert_int_equal(noise_parse_proc_stat(stat0, 100, &a), 0);
-    assert_int_equal(noise_parse_proc_stat(stat1, 100, &b), 0);
+    assert_int_equal(procfs_parse_stat(stat0, 100, &a), 0);
+    assert_int_equal(procfs_parse_stat(stat1, 100, &b), 0);
     /* total: (1600+700+9000+100+600) - (1000+500+8000+100+400) = 12000-10000 = 2000 ticks = 20 s */
     assert_true(fabs((b.total_s - a.total_s) - 20) < 1e-9);
     /* user 1600 - 1000 = 600 ticks, system 700 - 500 = 200, iowait 0 */
@@ -243,16 +243,16 @@ static void noise_figures(void **state)
     assert_true(noise_other_cpu_pct(&a, &b, 9) == 0);
     assert_true(isnan(noise_steal_pct(&a, &a)));
 
-    assert_int_equal(noise_parse_proc_stat("cpu0 1 2 3\n", 100, &a), -1);
-    assert_int_equal(noise_parse_proc_stat("cpu  1 2 3\n", 100, &a), -1);
-    assert_int_equal(noise_parse_proc_stat("", 100, &a), -1);
-    assert_int_equal(noise_parse_proc_stat(NULL, 100, &a), -1);
+    assert_int_equal(procfs_parse_stat("cpu0 1 2 3\n", 100, &a), -1);
+    assert_int_equal(procfs_parse_stat("cpu  1 2 3\n", 100, &a), -1);
+    assert_int_equal(procfs_parse_stat("", 100, &a), -1);
+    assert_int_equal(procfs_parse_stat(NULL, 100, &a), -1);
 
     /* comm with spaces and a ')' */
     const char pid[] = "1234 (qemu) sys (x)) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 150 0 0 20 0";
-    assert_true(fabs(noise_parse_pid_stat(pid, 100) - 4.0) < 1e-9);
-    assert_true(noise_parse_pid_stat("1234 no paren", 100) < 0);
-    assert_true(noise_pid_cpu_s(getpid()) >= 0);
+    assert_true(fabs(procfs_parse_pid_stat(pid, 100) - 4.0) < 1e-9);
+    assert_true(procfs_parse_pid_stat("1234 no paren", 100) < 0);
+    assert_true(procfs_pid_cpu_s(getpid()) >= 0);
 }
 
 int main(void)

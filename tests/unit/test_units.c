@@ -1,6 +1,6 @@
 /* test_units.c: sizes and durations as users write them. */
 #include "testutil.h"
-#include "units.h"
+#include "util/units.h"
 
 static void sizes(void **state)
 {

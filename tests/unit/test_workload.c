@@ -2,9 +2,9 @@
  * parsed from outputs captured from real runs (tests/data/sysbench/), and
  * the common measure window of guests measured together. */
 #include "testutil.h"
-#include "keys.h"
-#include "window.h"
-#include "workload.h"
+#include "scenario/keys.h"
+#include "workloads/window.h"
+#include "workloads/sysbench.h"
 
 #include <math.h>
 

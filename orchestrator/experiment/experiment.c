@@ -1,0 +1,157 @@
+/* experiment.c: a run's phases on its targets (see experiment.h): the
+ * workload's prepare, warm-up and measure, framed by the hosts' caches,
+ * the probes' counters and the machine's noise (measure.h). */
+#include "experiment/experiment.h"
+
+#include "experiment/measure.h"
+#include "hostside/hostside.h"
+#include "hostside/noise.h"
+#include "probes/probe.h"
+#include "util/log.h"
+#include "util/signals.h"
+#include "util/xalloc.h"
+#include "workloads/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MemTotal of every target's host (the working set's "fits"), a sample per host */
+static void host_memory(struct experiment *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        e->t[i].host_memory = -1;
+        if (!measure_first_of_host(e->t, i)) {
+            for (size_t k = 0; k < i; k++)
+                if (e->t[k].hs == e->t[i].hs)
+                    e->t[i].host_memory = e->t[k].host_memory;
+            continue;
+        }
+        long long total, cached, dirty;
+        if (!e->t[i].hs || hostside_meminfo(e->t[i].hs, &total, &cached, &dirty) < 0)
+            continue;
+        e->t[i].host_memory = total;
+        samples_add(e->samples, "host_memory_bytes", (double)total, "bytes", 0, "/proc/meminfo", 0,
+                    e->t[i].host_label[0] ? measure_host_label(&e->t[i], NULL) : NULL);
+    }
+}
+
+/* drop_caches: on every host of the run's targets that can */
+static int drop_caches(struct experiment *e, struct wl_run *r)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        if (!measure_first_of_host(e->t, i) || !e->t[i].hs)
+            continue;
+        /* a host without a shell transport says so itself, and is no failure */
+        if (hostside_drop_caches(e->t[i].hs) == -1)
+            return wl_run_fail(r, "cannot drop the page cache of host %s",
+                               e->t[i].host_label[0] ? e->t[i].host_label : "here");
+    }
+    return 0;
+}
+
+/* ---- the measure phase ---- */
+
+/* the probes of one target (the job's frame), before and after */
+static int probes_before_one(struct wl_job *j)
+{
+    struct probe_target *pt = j->frame;
+    return probes_before(pt) < 0 ? wl_fail(j, "%s", pt->why) : 0;
+}
+
+static int probes_after_one(struct wl_job *j)
+{
+    struct probe_target *pt = j->frame;
+    return probes_after(pt) < 0 ? wl_fail(j, "%s", pt->why) : 0;
+}
+
+static int measure(struct experiment *e, struct wl_run *r)
+{
+    struct probe_run probes;
+    probe_run_init(&probes);
+    struct probe_target *pt = xcalloc(e->n, sizeof(*pt));
+    for (size_t i = 0; i < e->n; i++) {
+        pt[i] = (struct probe_target){.t = &e->t[i], .cfg = e->cfg, .needs_db = e->ops->needs_db,
+                                      .first = i == 0, .run = &probes};
+        r->jobs[i].frame = &pt[i];
+    }
+    int rc = wl_each(r, probes_before_one, false);
+    if (rc == 0) {
+        measure_residency(e->t, e->n, e->samples, "before");
+        struct host_noise *noise = xcalloc(e->n, sizeof(*noise));
+        size_t n_noise = measure_noise_begin(e->t, e->n, noise);
+        double cpu0 = noise_cpu_self_s();
+        rc = wl_each(r, e->ops->measure, true);
+        /* which targets measured: their counters are written below */
+        bool *measured = xcalloc(e->n, sizeof(bool));
+        for (size_t i = 0; i < e->n; i++)
+            measured[i] = r->jobs[i].rc == 0;
+        e->cpu_measure_s = noise_cpu_self_s() - cpu0;
+        measure_noise_end(e->t, e->n, noise, n_noise);
+        samples_add(e->samples, "vbed_cpu_s", e->cpu_measure_s, "s", 0, NULL, 0, NULL);
+        measure_residency(e->t, e->n, e->samples, "after");
+        /* also when a target failed: the others' counters are still theirs */
+        if (!signals_interrupted() && wl_each(r, probes_after_one, false) < 0)
+            rc = -1;
+        measure_noise_samples(e->t, e->samples, noise, n_noise);
+        free(noise);
+        double headline = e->headline;
+        rc = e->ops->record(r, rc, &headline);
+        e->headline = headline;
+        /* a target that measured keeps its counters, whatever happened to
+         * the others (the run's status in meta.json says it failed); a
+         * workload without a database records no layers (as before) */
+        for (size_t i = 0; i < e->n; i++)
+            probes_record(&pt[i], e->samples, measured[i] && e->ops->needs_db);
+        free(measured);
+    }
+    snprintf(e->hv_fields, sizeof(e->hv_fields), "%s", probes.hypervisor_fields);
+    for (size_t i = 0; i < e->n; i++) {
+        probes_free(&pt[i]);
+        r->jobs[i].frame = NULL;
+    }
+    free(pt);
+    probe_run_free(&probes);
+    return rc;
+}
+
+static int collect_one(struct wl_job *j)
+{
+    target_fetch_log(j->t, "mysqld.err");
+    return 0;
+}
+
+int experiment_run(struct experiment *e)
+{
+    if (!e->ops)
+        e->ops = workload_ops_for(e->cfg->workload);
+    const struct workload_ops *ops = e->ops;
+    host_memory(e);
+    struct wl_run r;
+    wl_run_init(&r, e->cfg, e->t, e->n, e->samples);
+    r.phase = "prepare";
+    if (ops->needs_db)
+        log_info("prepare: %lld table%s of %lld rows in %zu target%s", e->cfg->tables,
+                 e->cfg->tables == 1 ? "" : "s", e->cfg->table_size, e->n, e->n == 1 ? "" : "s");
+    else
+        log_info("prepare: %s in %zu target%s", ops->name, e->n, e->n == 1 ? "" : "s");
+    int rc = wl_each(&r, ops->prepare, false);
+    if (rc == 0 && e->cfg->drop_caches)
+        rc = drop_caches(e, &r);
+    r.phase = "warm-up";
+    if (rc == 0 && ops->warmup)
+        rc = ops->warmup(&r);
+    if (rc == 0) {
+        r.phase = "measure";
+        if (ops->needs_db)
+            log_info("measure: %llds in %zu target%s at once", e->cfg->duration, e->n,
+                     e->n == 1 ? "" : "s");
+        else
+            log_info("measure: %s in %zu target%s at once", ops->name, e->n, e->n == 1 ? "" : "s");
+        rc = measure(e, &r);
+    }
+    wl_each(&r, collect_one, false);
+    snprintf(e->error, sizeof(e->error), "%s", r.error);
+    wl_run_free(&r, ops->free_state);
+    return rc;
+}

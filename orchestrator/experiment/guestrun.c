@@ -1,0 +1,319 @@
+/* guestrun.c: one run of a guest arm: disks, domains started together and
+ * waited for in parallel, the experiment in all guests at once, then
+ * teardown whatever happened (domains destroyed, console logs saved,
+ * volumes deleted unless --keep; a guest that failed on its own has its
+ * journal read out of its disk first). */
+#include "experiment/guestrun.h"
+#include "virt/accel.h"
+#include "util/xalloc.h"
+
+#include "virt/configdisk.h"
+#include "virt/domain.h"
+#include "experiment/experiment.h"
+#include "virt/guest.h"
+#include "util/log.h"
+#include "scenario/mycnf.h"
+#include "hostside/noise.h"
+#include "util/paths.h"
+#include "virt/placement.h"
+#include "image/postmortem.h"
+#include "util/progress.h"
+#include "util/signals.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct guest_run {
+    struct run *run;
+    struct guest *guests;
+    struct hostset_host **host; /* each guest's hypervisor host */
+    char (*dirs)[PATH_MAX];
+    size_t n;
+    volatile int abort_all;
+    struct progress *progress;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *wait_worker(void *arg)
+{
+    struct guest *g = arg;
+    if (guest_wait_ready(g) < 0)
+        *g->abort_all = 1; /* the other guests of the run need not finish booting */
+    return NULL;
+}
+
+/* Disks and domains, one guest after the other (each takes about a second);
+ * the waiting is done for all of them at once. */
+static int start_guests(struct guest_run *gr)
+{
+    struct run *run = gr->run;
+    struct runner *r = run->r;
+    const struct run_config *cfg = &run->sp->cfg;
+    char *mycnf = mycnf_render(cfg);
+    results_write(run->dir, "my.cnf", mycnf);
+    int rc = 0;
+    for (size_t i = 0; i < gr->n && rc == 0; i++) {
+        struct guest *g = &gr->guests[i];
+        struct hostset_host *h = gr->host[i];
+        int vt = run->guest_virt_type[i];
+        void *tar = NULL;
+        size_t tar_len = 0;
+        if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
+            rc = -1;
+            break;
+        }
+        rc = guest_make_disks(g, h->st, h->im.base_path, tar, tar_len);
+        free(tar);
+        if (rc < 0)
+            break;
+        struct domain_spec spec;
+        layout_domain_spec(&spec, &g->lay, &h->im, cfg, vt, r->img.cmdline);
+        int *pins = NULL;
+        if (r->placement.pin) {
+            pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
+            for (int v = 0; v < cfg->vcpus; v++)
+                pins[v] = placement_vcpu_cpu(cfg, g->n, v);
+            spec.vcpu_pin = pins;
+            spec.emulator_pin = placement_emulator_cpu(cfg, g->n);
+        }
+        char *xml = domain_xml(&spec);
+        free(pins);
+        if (!xml) {
+            rc = -1;
+            break;
+        }
+        results_write(gr->dirs[i], "domain.xml", xml);
+        rc = guest_start(g, h->hv, xml);
+        free(xml);
+    }
+    free(mycnf);
+    return rc;
+}
+
+static int wait_guests(struct guest_run *gr)
+{
+    pthread_t *threads = xcalloc(gr->n, sizeof(pthread_t));
+    double cpu0 = noise_cpu_self_s(), t0 = now();
+    for (size_t i = 0; i < gr->n; i++)
+        pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
+    /* this thread only redraws the progress lines */
+    for (;;) {
+        bool busy = false;
+        for (size_t i = 0; i < gr->n; i++)
+            if (gr->guests[i].phase != GP_READY && gr->guests[i].phase != GP_FAILED)
+                busy = true;
+        if (!busy)
+            break;
+        progress_tick(gr->progress);
+        struct timespec ts = {0, 500 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    for (size_t i = 0; i < gr->n; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    double cpu = noise_cpu_self_s() - cpu0, wall = now() - t0;
+    log_info("run %s: vbed used %.2f s of CPU in %.0f s of waiting for %zu guest%s (%.2f%% of one "
+             "core)",
+             gr->run->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s",
+             wall > 0 ? 100 * cpu / wall : 0);
+    int rc = 0;
+    for (size_t i = 0; i < gr->n; i++)
+        if (gr->guests[i].phase == GP_FAILED)
+            rc = -1;
+    return rc;
+}
+
+static void record_ready(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    for (size_t i = 0; i < gr->n; i++) {
+        const struct guest *g = &gr->guests[i];
+        samples_add(r->samples, "boot_to_ready_s", g->t_ready, "s", g->n, NULL, 0, NULL);
+        if (g->md_resync_s >= 0) {
+            json_object *extra = json_object_new_object();
+            json_object_object_add(extra, "layout",
+                                   json_object_new_string(key_choice("layout", g->cfg->layout)));
+            samples_add(r->samples, "md_resync_s", g->md_resync_s, "s", g->n, NULL, 0, extra);
+        }
+        if (r->o->boot_only)
+            printf("%s: MariaDB %s ready %.1f s after start (agent %.1f s, setup %.1f s)\n",
+                   g->lay.name, g->version, g->t_ready, g->t_agent, g->t_setup);
+    }
+    if (gr->n)
+        meta_set(r->meta, "versions", "mariadb_guest", json_object_new_string(gr->guests[0].version));
+    fflush(stdout);
+}
+
+/* The pinning read back from every running guest: recorded as applied only
+ * if every guest has it. */
+static void record_placement(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    const struct run_config *cfg = &gr->run->sp->cfg;
+    bool applied = r->placement.pin;
+    char why[512] = "";
+    for (size_t i = 0; applied && i < gr->n; i++) {
+        char diff[256];
+        if (placement_verify_guest(gr->guests[i].dom, cfg, gr->guests[i].n, diff, sizeof(diff)) < 0) {
+            applied = false;
+            snprintf(why, sizeof(why), "pinning requested but not applied: %s: %s",
+                     gr->guests[i].lay.name, diff);
+            log_warn("run %s: %s; the run goes on unpinned and is recorded so", gr->run->runid, why);
+        }
+    }
+    json_object_object_add(gr->run->meta_run, "placement",
+                           placement_json_guests(&r->placement, cfg, applied, why));
+    meta_write(r->meta);
+}
+
+static int run_experiment(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    struct target *t = xcalloc(gr->n, sizeof(*t));
+    for (size_t i = 0; i < gr->n; i++) {
+        /* host-side figures come from the guest's own host (hostside.h) */
+        const struct guest *g = &gr->guests[i];
+        target_open_guest(&t[i], g->n, g->dom, gr->host[i]->hs, gr->host[i]->label,
+                          g->lay.data_vol[0] ? g->lay.data_path : "", gr->dirs[i]);
+    }
+    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
+    int rc = experiment_run(&e);
+    r->cpu_measure_s += e.cpu_measure_s;
+    if (e.hv_fields[0]) {
+        json_object_object_add(gr->run->meta_run, "hypervisor_fields",
+                               json_object_new_string(e.hv_fields));
+        meta_write(r->meta);
+    }
+    if (rc < 0) {
+        log_error("run %s: %s", gr->run->runid, e.error);
+        json_object_object_add(gr->run->meta_run, "reason", json_object_new_string(e.error));
+    }
+    else
+        gr->run->headline = e.headline;
+    for (size_t i = 0; i < gr->n; i++)
+        target_close(&t[i]);
+    free(t);
+    return rc;
+}
+
+/* libvirtd went away during the run (restarted): the guests it restarted
+ * with no longer die with vbed's connection, so connect again and find
+ * them to destroy them and delete their disks -- on each host of the run's
+ * guests whose connection fell (its pools looked up again too). */
+static void reconnect_for_teardown(struct guest_run *gr)
+{
+    struct runner *r = gr->run->r;
+    for (size_t i = 0; i < gr->n; i++) {
+        struct hv *hv = gr->host[i]->hv;
+        bool first = true;
+        for (size_t k = 0; k < i; k++)
+            first &= gr->host[k]->hv != hv;
+        if (!first || hv_alive(hv))
+            continue;
+        log_warn("run %s: the connection to libvirt at %s was lost; connecting again to remove the "
+                 "run's guests and disks",
+                 gr->run->runid, gr->host[i]->label);
+        int rc = hv_reconnect(hv, 60);
+        for (size_t k = 0; rc == 0 && k < r->hosts.n; k++)
+            if (r->hosts.h[k].hv == hv && r->hosts.h[k].st && storage_reopen(r->hosts.h[k].st) < 0)
+                rc = -1;
+        if (rc < 0) {
+            log_error("run %s: its guests and disks on %s may be left behind: run 'vbed -c URI clean' "
+                      "once libvirt answers there again",
+                      gr->run->runid, gr->host[i]->label);
+            continue;
+        }
+        for (size_t k = 0; k < gr->n; k++) {
+            struct guest *g = &gr->guests[k];
+            if (gr->host[k]->hv != hv)
+                continue;
+            if (g->dom)
+                virDomainFree(g->dom);
+            g->dom = hv_lookup(hv, g->lay.name);
+        }
+    }
+}
+
+static void teardown_guests(struct guest_run *gr, bool failed)
+{
+    struct runner *r = gr->run->r;
+    reconnect_for_teardown(gr);
+    for (size_t i = 0; i < gr->n; i++) {
+        struct guest *g = &gr->guests[i];
+        struct hostset_host *h = gr->host[i];
+        hv_destroy(g->dom);
+        g->dom = NULL;
+        /* a guest that failed on its own: its journal tells why (local pools) */
+        if (failed && g->phase == GP_FAILED && g->t_start > 0 && !signals_interrupted() &&
+            !hv_get_info(h->hv)->remote && !strstr(g->error, "another guest"))
+            postmortem_guest(g->lay.root_path, gr->dirs[i], accel_local_kvm(NULL) == ACCEL_KVM_WORKS);
+        guest_teardown(g, h->st, gr->dirs[i], r->o->keep);
+    }
+}
+
+int guestrun_execute(struct run *run)
+{
+    struct runner *r = run->r;
+    struct guest_run gr = {.run = run, .n = (size_t)run->sp->cfg.guests};
+    gr.guests = xcalloc(gr.n, sizeof(struct guest));
+    gr.host = xcalloc(gr.n, sizeof(*gr.host));
+    gr.dirs = xcalloc(gr.n, PATH_MAX);
+    const char **names = xcalloc(gr.n, sizeof(char *));
+    json_object *guest_hosts = json_object_new_array();
+    for (size_t i = 0; i < gr.n; i++) {
+        struct guest *g = &gr.guests[i];
+        char sub[32];
+        g->n = (int)i + 1;
+        g->cfg = &run->sp->cfg;
+        g->abort_all = &gr.abort_all;
+        g->progress_line = i;
+        gr.host[i] = hostset_guest_host(&r->hosts, &run->sp->cfg, g->n);
+        layout_guest(&g->lay, storage_path(gr.host[i]->st), run->runid, run->arm, g->n, &run->sp->cfg);
+        samples_set_host(r->samples, g->n, gr.host[i]->label);
+        json_object_array_add(guest_hosts, json_object_new_string(gr.host[i]->label));
+        names[i] = g->lay.name;
+        snprintf(sub, sizeof(sub), "guest-%zu", i + 1);
+        results_run_dir(r->res, run->seq, run->arm, sub, gr.dirs[i], PATH_MAX);
+    }
+    json_object_object_add(run->meta_run, "guest_hosts", guest_hosts);
+    meta_write(r->meta);
+    gr.progress = progress_new(gr.n, names);
+    for (size_t i = 0; i < gr.n; i++)
+        gr.guests[i].progress = gr.progress;
+
+    int rc = start_guests(&gr);
+    if (rc == 0)
+        rc = wait_guests(&gr);
+    progress_end(gr.progress);
+    for (size_t i = 0; i < gr.n; i++) {
+        gr.guests[i].progress = NULL;
+        if (gr.guests[i].phase == GP_FAILED) {
+            log_error("%s", gr.guests[i].error);
+            if (!json_object_object_get_ex(run->meta_run, "reason", NULL) &&
+                !strstr(gr.guests[i].error, "another guest"))
+                json_object_object_add(run->meta_run, "reason",
+                                       json_object_new_string(gr.guests[i].error));
+        }
+    }
+    if (rc == 0) {
+        record_ready(&gr);
+        record_placement(&gr);
+        if (!r->o->boot_only)
+            rc = run_experiment(&gr);
+    }
+    teardown_guests(&gr, rc < 0);
+    free(names);
+    free(gr.host);
+    free(gr.dirs);
+    free(gr.guests);
+    return rc;
+}

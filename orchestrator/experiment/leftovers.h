@@ -1,0 +1,48 @@
+/* leftovers.h: what a crashed or killed vbed left behind, and its removal:
+ * domains and pool volumes named vbed-<session>-..., KVM probes
+ * (vbed-probe-<machine>-<pid>), and host arms (mariadbd, datadir, cgroup).
+ *
+ * Only what THIS machine's sessions made is removed, and only once their
+ * vbed no longer runs (session.h): a domain whose owner metadata names
+ * another machine, or a name whose session this machine never recorded, is
+ * foreign and left alone (a libvirt may serve several machines) unless
+ * `foreign` is set; even then a running domain, and the volumes of a
+ * session with a running domain, stay. Base images go only with `images`,
+ * and only when no session of this machine is alive or unknown and no
+ * other session's domain or volume (whose disks they may back) remains. */
+#ifndef VBED_LEFTOVERS_H
+#define VBED_LEFTOVERS_H
+
+#include "hostside/hostside.h"
+#include "virt/hypervisor.h"
+
+#include <stdbool.h>
+
+struct leftovers_opts {
+    const char *pool;
+    bool images;   /* also the base images uploaded into the pool */
+    bool foreign;  /* also leftovers no session of this machine recorded */
+    bool dry_run;  /* list only */
+};
+
+struct leftovers {
+    int removed;  /* things removed (or, dry run, that would be) */
+    int failed;   /* things that could not be removed */
+    int kept;     /* a live (or unknown) session's things left alone */
+    int foreign;  /* other machines' or unrecorded sessions' things left alone */
+    int images_kept; /* base images left because something may still use them */
+};
+
+/* Domains, then volumes of o->pool. Prints one line per thing removed. */
+void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, struct leftovers *out);
+/* Host arms of this machine's dead sessions under <pool_dir>/../host on
+ * this machine (with o->foreign also those of sessions it never recorded:
+ * another machine may use this one as its ssh host), each stopped and
+ * removed as `vbed host arm-stop` does. o->pool and o->images unused. */
+void leftovers_clean_host(const char *pool_dir, const struct leftovers_opts *o, struct leftovers *out);
+/* The same on the ssh host hs (pool_dir a path there), through `vbed host
+ * arm-list` and `arm-stop`. */
+void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
+                                 const struct leftovers_opts *o, struct leftovers *out);
+
+#endif

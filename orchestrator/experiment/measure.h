@@ -1,0 +1,43 @@
+/* measure.h: what frames a measure phase besides the workload (see
+ * experiment.h): the host page cache's hold on each target's data before
+ * and after, and the noise of each host of the run's targets over the
+ * phase -- steal time and other processes' CPU (hostside/noise.h) with
+ * their warnings. Internal to experiment/; functions take the run's
+ * targets, never the experiment. */
+#ifndef VBED_EXPERIMENT_MEASURE_H
+#define VBED_EXPERIMENT_MEASURE_H
+
+#include "hostside/noise.h"
+#include "results/samples.h"
+#include "targets/target.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Target i is the first of the n targets on its host. */
+bool measure_first_of_host(const struct target *t, size_t i);
+/* extra (or a new object) with label "host" = t's host, when it has one. */
+json_object *measure_host_label(const struct target *t, json_object *extra);
+
+/* host_cache_data_bytes of each target (when: "before", "after"), and
+ * host_cached_bytes, host_dirty_bytes of each host. */
+void measure_residency(struct target *t, size_t n, struct samples *s, const char *when);
+
+/* The noise of each host over the measure phase: its CPU times
+ * (/proc/stat, read there) and the CPU of the run's part on it (its
+ * targets' servers; vbed and its children where vbed runs), before and
+ * after. One per host, indexed by its first target. */
+struct host_noise {
+    size_t target;        /* the first target on that host */
+    bool ok;              /* both readings of /proc/stat */
+    struct cpu_times c0, c1;
+    double run0, run1;    /* -1 unknown */
+};
+/* Fill noise (room for n) with the readings before; the count. */
+size_t measure_noise_begin(struct target *t, size_t n, struct host_noise *noise);
+void measure_noise_end(struct target *t, size_t n, struct host_noise *noise, size_t n_noise);
+void measure_noise_samples(const struct target *t, struct samples *s, const struct host_noise *noise,
+                           size_t n_noise);
+
+#endif

@@ -1,0 +1,39 @@
+/* postmortem.c: a failed guest's logs out of its disk (see postmortem.h). */
+#include "image/postmortem.h"
+
+#include "image/inspect.h"
+#include "util/log.h"
+#include "util/paths.h"
+
+#include <limits.h>
+
+int postmortem_guest(const char *root_overlay, const char *dir, bool kvm_works)
+{
+    const char *disks[] = {root_overlay};
+    const char *formats[] = {"qcow2"};
+    log_info("reading the failed guest's logs out of %s (libguestfs)", root_overlay);
+    struct inspect *in = inspect_open(disks, formats, 1, kvm_works);
+    if (!in)
+        return -1;
+    int rc = -1;
+    char path[PATH_MAX];
+    if (inspect_mount(in, "/dev/sda", "/") < 0)
+        goto cleanup;
+    /* a guest that failed early may not have written a journal yet */
+    int journal = inspect_is_dir(in, "/var/log/journal");
+    if (journal < 0)
+        goto cleanup;
+    path_join(path, sizeof(path), dir, "journal.txt");
+    if (journal == 0)
+        log_info("the guest wrote no journal before it failed");
+    else if (inspect_journal_text(in, "/var/log/journal", path) < 0)
+        goto cleanup;
+    if (inspect_is_file(in, "/var/log/mysql/error.log") == 1) {
+        path_join(path, sizeof(path), dir, "mysqld.err");
+        inspect_copy_file(in, "/var/log/mysql/error.log", path);
+    }
+    rc = 0;
+cleanup:
+    inspect_close(in);
+    return rc;
+}

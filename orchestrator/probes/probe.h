@@ -1,0 +1,100 @@
+/* probe.h: the probes layer -- the counters at every layer of a target's
+ * path, read just before and just after the measure phase and written as
+ * samples of what changed over it. One file per source:
+ *
+ *   innodb.c      InnoDB's status variables and INNODB_CMP (a server)
+ *   guest.c       the guest kernel through its agent: the data disk's
+ *                 /proc/diskstats, /proc/stat (and so the guest's steal
+ *                 time), /proc/meminfo, fincore of the tables
+ *   hypervisor.c  libvirt's domain stats: the data disk's requests, bytes
+ *                 and times, QEMU's CPU, the vCPUs' time and delay
+ *   hostdev.c     the host block device under the target's data, on its
+ *                 host (read once per host and directory, not per target)
+ *   process.c     the CPU that executes the workload (a guest's QEMU; the
+ *                 host arm's mariadbd and its programs) and the host arm's
+ *                 mariadbd I/O
+ *
+ * A probe decides itself whether a target has what it reads (a guest's
+ * domain, a server); the experiment only calls probes_before, probes_after
+ * and probes_record for every target. Adding a source is a file and a line
+ * in registry.c. Values that could not be read are absent -- never a 0 that
+ * was not measured (layers.h). It may call targets/, virt/, image/,
+ * hostside/, report/, results/, scenario/ and util/.
+ *
+ * Threads: a probe_target is used by one thread (the experiment's thread
+ * for that target); what probes share across targets (probe_run) has its
+ * own lock. */
+#ifndef VBED_PROBES_PROBE_H
+#define VBED_PROBES_PROBE_H
+
+#include "probes/layers.h"
+#include "results/samples.h"
+#include "scenario/keys.h"
+#include "targets/target.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#define PROBES_MAX 8
+
+/* A block device's counters on a host, read once for every target that
+ * keeps its data in dir there (hostdev.c). */
+struct probe_host_reading {
+    struct hostside *hs;
+    char dir[PATH_MAX];
+    int when;             /* 0 before, 1 after */
+    bool ok;
+    struct diskstat d;
+};
+
+/* What the probes of one run share: readings that are per host, not per
+ * target; and what the run learns about its platform (for meta.json). */
+struct probe_run {
+    pthread_mutex_t lock;
+    struct probe_host_reading *readings; /* hostdev.c's */
+    size_t n_readings;
+    char hypervisor_fields[512]; /* the stats libvirt offered, as the first guest saw them */
+};
+
+/* One target's probes over one measure phase. */
+struct probe_target {
+    struct target *t;
+    const struct run_config *cfg;
+    bool needs_db;         /* the workload runs on a database: InnoDB's counters are read */
+    bool first;            /* the run's first target */
+    struct probe_run *run;
+    int when;              /* 0 before, 1 after the phase (while reading) */
+    bool after_ok;         /* read after the phase: deltas can be given */
+    char why[256];         /* the first failure (probe_fail) */
+    void *state[PROBES_MAX];
+};
+
+struct probe {
+    const char *name;
+    /* read before the phase (may keep state); -1 fails the run (reported):
+     * only for counters the run cannot do without */
+    int (*before)(struct probe_target *pt, void **state);
+    /* read after it */
+    int (*after)(struct probe_target *pt, void *state);
+    /* samples; layers: the layer counters too (the workload measured here) */
+    void (*record)(struct probe_target *pt, void *state, struct samples *s, bool layers);
+    void (*free)(void *state);
+};
+
+/* Keep the first reason a probe fails the run in pt->why; -1. */
+int probe_fail(struct probe_target *pt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void probe_run_init(struct probe_run *r);
+void probe_run_free(struct probe_run *r);
+
+/* every probe, in registry order; -1 if one failed (the rest still read) */
+int probes_before(struct probe_target *pt);
+int probes_after(struct probe_target *pt);
+void probes_record(struct probe_target *pt, struct samples *s, bool layers);
+void probes_free(struct probe_target *pt);
+
+/* the probes of registry.c */
+extern const struct probe probe_innodb, probe_guest, probe_hypervisor, probe_hostdev, probe_process;
+
+#endif

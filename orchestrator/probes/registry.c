@@ -1,0 +1,45 @@
+/* registry.c: the probes a measure phase reads, in order (see probe.h). */
+#include "probes/probe.h"
+
+#include <stdlib.h>
+
+static const struct probe *const registry[] = {
+    &probe_innodb, &probe_guest, &probe_hypervisor, &probe_hostdev, &probe_process,
+};
+#define N_PROBES (sizeof(registry) / sizeof(registry[0]))
+_Static_assert(N_PROBES <= PROBES_MAX, "PROBES_MAX is too small for the registry");
+
+int probes_before(struct probe_target *pt)
+{
+    pt->when = 0;
+    int rc = 0;
+    for (size_t i = 0; i < N_PROBES; i++)
+        if (registry[i]->before(pt, &pt->state[i]) < 0)
+            rc = -1;
+    return rc;
+}
+
+int probes_after(struct probe_target *pt)
+{
+    pt->when = 1;
+    int rc = 0;
+    for (size_t i = 0; i < N_PROBES; i++)
+        if (registry[i]->after(pt, pt->state[i]) < 0)
+            rc = -1;
+    pt->after_ok = rc == 0;
+    return rc;
+}
+
+void probes_record(struct probe_target *pt, struct samples *s, bool layers)
+{
+    for (size_t i = 0; i < N_PROBES; i++)
+        registry[i]->record(pt, pt->state[i], s, layers && pt->after_ok);
+}
+
+void probes_free(struct probe_target *pt)
+{
+    for (size_t i = 0; i < N_PROBES; i++) {
+        registry[i]->free(pt->state[i]);
+        pt->state[i] = NULL;
+    }
+}

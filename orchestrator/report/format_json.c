@@ -1,0 +1,265 @@
+/* format_json.c: the report as one json document: the run's context and
+ * rules, per variant each arm's cell (TPS with its values and runs, per
+ * guest, ratios, conditions, figures; with per-layer counters its layers
+ * and gap), the ratios, the scaling and the notes. Numbers go out in
+ * report_number()'s form; a figure that is not known is null. */
+#include "report/format.h"
+#include "report/report.h"
+
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static struct json_object *jnum(double v)
+{
+    char buf[32];
+    if (isnan(v) || isinf(v))
+        return NULL;
+    return json_object_new_double_s(v, report_number(buf, sizeof(buf), v));
+}
+
+/* a string, null when empty (not known) */
+static struct json_object *jstr(const char *s) { return *s ? json_object_new_string(s) : NULL; }
+
+static struct json_object *jcell(const struct report_cell *c)
+{
+    const struct stats_summary *s = &c->tps_stats;
+    bool any = s->n > 0, spread = s->n >= 2;
+    struct json_object *o = json_object_new_object(), *tps = json_object_new_object(),
+                       *values = json_object_new_array(), *runs = json_object_new_array();
+    json_object_object_add(o, "name", json_object_new_string(c->arm->name));
+    json_object_object_add(o, "kind", json_object_new_string(c->arm->kind));
+    json_object_object_add(o, "guests", json_object_new_int(c->guests));
+    json_object_object_add(tps, "n", json_object_new_int64((int64_t)s->n));
+    json_object_object_add(tps, "mean", jnum(any ? s->mean : NAN));
+    json_object_object_add(tps, "sd", jnum(spread ? s->sd : NAN));
+    json_object_object_add(tps, "ci95_low", jnum(spread ? s->ci95_low : NAN));
+    json_object_object_add(tps, "ci95_high", jnum(spread ? s->ci95_high : NAN));
+    json_object_object_add(tps, "ci95_half", jnum(spread ? s->ci95_half : NAN));
+    json_object_object_add(tps, "cv", jnum(spread ? s->cv : NAN));
+    for (size_t i = 0; i < s->n; i++) {
+        json_object_array_add(values, jnum(c->tps[i]));
+        json_object_array_add(runs, json_object_new_int(c->tps_seq[i]));
+    }
+    json_object_object_add(tps, "values", values);
+    json_object_object_add(tps, "runs", runs);
+    json_object_object_add(tps, "unit", jstr(c->unit)); /* tx/s, or MB/s for raw I/O */
+    json_object_object_add(o, "tps", tps);
+    struct json_object *pg = json_object_new_object(), *pgv = json_object_new_array();
+    const struct stats_summary *p = &c->per_guest_stats;
+    json_object_object_add(pg, "mean", jnum(any ? p->mean : NAN));
+    json_object_object_add(pg, "ci95_half", jnum(spread ? p->ci95_half : NAN));
+    for (size_t i = 0; i < s->n; i++)
+        json_object_array_add(pgv, jnum(c->per_guest[i]));
+    json_object_object_add(pg, "values", pgv);
+    json_object_object_add(o, "tps_per_guest", pg);
+    json_object_object_add(o, "ratio_vs_host", jnum(c->ratio_host));
+    json_object_object_add(o, "ratio_vs_host_basis", jstr(basis_name(c->ratio_host,
+                                                                      c->ratio_host_per_guest)));
+    json_object_object_add(o, "ratio_vs_first_guest", jnum(c->ratio_first_guest));
+    json_object_object_add(o, "ratio_vs_first_guest_basis",
+                           jstr(basis_name(c->ratio_first_guest, c->ratio_first_guest_per_guest)));
+    json_object_object_add(o, "consolidation_efficiency", jnum(c->efficiency));
+    json_object_object_add(o, "runs_drifted", json_object_new_int(c->runs_drifted));
+    json_object_object_add(o, "fits", jstr(c->fits));
+    json_object_object_add(o, "fits_basis", jstr(c->fits_basis));
+    json_object_object_add(o, "working_set_bytes", jnum(c->working_set_bytes));
+    json_object_object_add(o, "buffer_pool_bytes", jnum(c->buffer_pool_bytes));
+    json_object_object_add(o, "warmup_s", jnum(c->warmup_s));
+    json_object_object_add(o, "warmup_mode", jstr(c->warmup_mode));
+    json_object_object_add(o, "warmup_not_steady", json_object_new_int(c->warmup_not_steady));
+    json_object_object_add(o, "host_steal_pct_max", jnum(c->host_steal_max));
+    json_object_object_add(o, "host_other_cpu_pct_max", jnum(c->host_other_max));
+    json_object_object_add(o, "guest_steal_pct_max", jnum(c->guest_steal_max));
+    json_object_object_add(o, "noise", json_object_new_string(report_noise_verdict(c)));
+    json_object_object_add(o, "noisy_runs", json_object_new_int(c->noisy_runs));
+    json_object_object_add(o, "pin", jstr(c->pin));
+    json_object_object_add(o, "compression_ratio", jnum(c->compression_ratio));
+    json_object_object_add(o, "bp_hit_ratio", jnum(c->bp_hit_ratio));
+    json_object_object_add(o, "host_cache_data_bytes_after", jnum(c->host_cache_after_bytes));
+    json_object_object_add(o, "latency_p95_ms", jnum(c->latency_p95_ms));
+    json_object_object_add(o, "drift_flagged", json_object_new_int(c->drifting));
+    json_object_object_add(o, "drift_checked", json_object_new_int(c->drift_samples));
+    json_object_object_add(o, "measure_start_skew_max_s", jnum(c->skew_max_s));
+    return o;
+}
+
+/* ms per transaction */
+static struct json_object *jms(double seconds) { return jnum(1000 * seconds); }
+
+static struct json_object *jlayers(const struct gap_arm *g)
+{
+    static const char *const keys[] = {"innodb", "guest", "qemu", "host_device"};
+    struct json_object *o = json_object_new_object(), *rows = json_object_new_array();
+    json_object_object_add(o, "targets", json_object_new_int64((int64_t)g->targets));
+    json_object_object_add(o, "thread_ms_per_tx", jms(g->w));
+    json_object_object_add(o, "cpu_ms_per_tx", jms(g->cpu));
+    json_object_object_add(o, "compression_cpu_ms_per_tx", jms(g->cmp));
+    json_object_object_add(o, "compression_cpu_in_cpu", json_object_new_boolean(g->cmp_in_cpu));
+    json_object_object_add(o, "read_wait_ms_per_tx", jms(g->rd));
+    json_object_object_add(o, "write_wait_ms_per_tx", jms(g->wr));
+    json_object_object_add(o, "other_ms_per_tx", jms(gap_other(g)));
+    json_object_object_add(o, "copies", jnum(g->copies));
+    for (int l = 0; l < GAP_LAYERS; l++) {
+        if (!arm_has_layer(g, l))
+            continue;
+        const struct gap_layer_figures *f = &g->layer[l];
+        struct json_object *jl = json_object_new_object();
+        json_object_object_add(jl, "layer", json_object_new_string(keys[l]));
+        json_object_object_add(jl, "reads_per_tx", jnum(f->reads));
+        json_object_object_add(jl, "writes_per_tx", jnum(f->writes));
+        json_object_object_add(jl, "flushes_per_tx", jnum(f->flushes));
+        json_object_object_add(jl, "read_wait_ms_per_tx", jnum(f->read_ms));
+        json_object_object_add(jl, "write_wait_ms_per_tx", jnum(f->write_ms));
+        json_object_object_add(jl, "cache_above", jstr(gap_layer_cache(l)));
+        json_object_object_add(jl, "hit_ratio", jnum(f->hit));
+        json_object_array_add(rows, jl);
+    }
+    json_object_object_add(o, "per_layer", rows);
+    json_object_object_add(o, "hypervisor_fields", jstr(g->hypervisor_fields));
+    char text[1024];
+    gap_problems_text(g, text, sizeof(text));
+    json_object_object_add(o, "problems", jstr(text));
+    return o;
+}
+
+static struct json_object *jpart(const struct gap_split *s, double seconds)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "ms_per_tx", jms(seconds));
+    json_object_object_add(o, "points", jnum(gap_points(s, seconds)));
+    return o;
+}
+
+/* a guest arm's split against the host arm, null when none */
+static struct json_object *jgap(const struct report *r, const struct report_cell *c)
+{
+    const struct gap_split *s = &c->gap;
+    if (!s->valid)
+        return NULL;
+    struct json_object *o = json_object_new_object(), *parts = json_object_new_object();
+    const char *host = r->rd->arms[c->host_ref].name;
+    json_object_object_add(o, "vs", json_object_new_string(host));
+    json_object_object_add(o, "loss", jnum(s->loss));
+    json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
+    for (int p = 0; p < GAP_PARTS; p++)
+        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p]));
+    json_object_object_add(o, "parts", parts);
+    json_object_object_add(o, "residual", jpart(s, s->residual));
+    json_object_object_add(o, "explained", json_object_new_boolean(s->explained));
+    char text[2048];
+    gap_sentence(s, c->arm->name, host, text, sizeof(text));
+    json_object_object_add(o, "text", json_object_new_string(text));
+    return o;
+}
+
+void report_print_json(const struct report *r, FILE *out)
+{
+    const struct results_data *rd = r->rd;
+    static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
+                                        "run_status", "fits", "not_run", "skipped_lines",
+                                        "layers", "host_elsewhere"};
+    struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
+                       *notes = json_object_new_array();
+    const char *warn = report_accel_warning(r);
+    json_object_object_add(o, "scenario", json_object_new_string(rd->scenario_name));
+    json_object_object_add(o, "status", json_object_new_string(rd->status));
+    json_object_object_add(o, "started_at", json_object_new_string(rd->started_at));
+    json_object_object_add(o, "ended_at", json_object_new_string(rd->ended_at));
+    json_object_object_add(o, "accel", json_object_new_string(rd->accel));
+    json_object_object_add(o, "accel_warning", warn ? json_object_new_string(warn) : NULL);
+    struct json_object *order = NULL;
+    if (*rd->order_mode) {
+        order = json_object_new_object();
+        json_object_object_add(order, "mode", json_object_new_string(rd->order_mode));
+        json_object_object_add(order, "seed",
+                               rd->has_order_seed ? json_object_new_int64(rd->order_seed) : NULL);
+    }
+    json_object_object_add(o, "order", order);
+    json_object_object_add(o, "tps_rule", json_object_new_string(report_tps_rule));
+    json_object_object_add(o, "figures_rule", json_object_new_string(report_figures_rule));
+    if (r->has_layers)
+        json_object_object_add(o, "gap_rule", json_object_new_string(report_gap_rule));
+    for (size_t v = 0; v < rd->n_variants; v++) {
+        struct json_object *jv = json_object_new_object(), *arms = json_object_new_array(),
+                           *ratios = json_object_new_array();
+        json_object_object_add(jv, "index", json_object_new_int(r->variants[v].variant->index));
+        json_object_object_add(jv, "label", json_object_new_string(r->variants[v].variant->label));
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            const struct report_cell *c = &r->variants[v].cells[a];
+            struct json_object *jc = jcell(c);
+            if (r->has_layers) {
+                json_object_object_add(jc, "layers", jlayers(&c->layers));
+                json_object_object_add(jc, "gap", jgap(r, c));
+            }
+            json_object_array_add(arms, jc);
+            for (int pass = 0; pass < 2; pass++) {
+                int ref = pass == 0 ? c->host_ref : r->first_guest_arm;
+                double val = pass == 0 ? c->ratio_host : c->ratio_first_guest;
+                if (isnan(val))
+                    continue;
+                struct json_object *jr = json_object_new_object();
+                char name[80];
+                snprintf(name, sizeof(name), "%s/%s", c->arm->name, rd->arms[ref].name);
+                json_object_object_add(jr, "name", json_object_new_string(name));
+                json_object_object_add(jr, "value", jnum(val));
+                json_object_object_add(
+                    jr, "basis",
+                    json_object_new_string(basis_name(val, pass == 0 ? c->ratio_host_per_guest
+                                                                     : c->ratio_first_guest_per_guest)));
+                json_object_array_add(ratios, jr);
+            }
+        }
+        json_object_object_add(jv, "arms", arms);
+        json_object_object_add(jv, "ratios", ratios);
+        json_object_array_add(vars, jv);
+    }
+    json_object_object_add(o, "variants", vars);
+    struct json_object *scaling = json_object_new_array();
+    for (size_t i = 0; i < r->n_scaling; i++) {
+        const struct report_scaling *sc = &r->scaling[i];
+        struct json_object *js = json_object_new_object(), *pts = json_object_new_array();
+        json_object_object_add(js, "arm", json_object_new_string(rd->arms[sc->arm].name));
+        json_object_object_add(js, "setting", json_object_new_string(sc->group));
+        for (size_t k = 0; k < sc->n; k++) {
+            const struct report_cell *c = &r->variants[sc->variants[k]].cells[sc->arm];
+            struct json_object *pt = json_object_new_object();
+            json_object_object_add(pt, "variant",
+                                   json_object_new_int(r->variants[sc->variants[k]].variant->index));
+            json_object_object_add(pt, "guests", json_object_new_int(c->guests));
+            json_object_object_add(pt, "n", json_object_new_int64((int64_t)c->tps_stats.n));
+            json_object_object_add(pt, "tps_mean",
+                                   jnum(c->tps_stats.n ? c->tps_stats.mean : NAN));
+            json_object_object_add(pt, "tps_per_guest_mean",
+                                   jnum(c->tps_stats.n ? c->per_guest_stats.mean : NAN));
+            json_object_object_add(pt, "consolidation_efficiency", jnum(c->efficiency));
+            json_object_array_add(pts, pt);
+        }
+        json_object_object_add(js, "points", pts);
+        json_object_array_add(scaling, js);
+    }
+    json_object_object_add(o, "scaling", scaling);
+    for (size_t i = 0; i < r->n_notes; i++) {
+        const struct report_note *n = &r->notes[i];
+        struct json_object *jn = json_object_new_object();
+        json_object_object_add(jn, "kind", json_object_new_string(kinds[n->kind]));
+        if (n->seq != INT_MAX)
+            json_object_object_add(jn, "seq", json_object_new_int(n->seq));
+        if (n->kind == NOTE_NOISE)
+            json_object_object_add(jn, "figure", json_object_new_string(n->figure));
+        if (n->kind == NOTE_DRIFT || n->kind == NOTE_SKEW || n->kind == NOTE_NOISE ||
+            n->kind == NOTE_WARMUP)
+            json_object_object_add(jn, "value", jnum(n->value));
+        if (n->kind == NOTE_DRIFT || n->kind == NOTE_SKEW || n->kind == NOTE_NOISE)
+            json_object_object_add(jn, "limit", jnum(n->limit));
+        json_object_object_add(jn, "text", json_object_new_string(n->text));
+        json_object_array_add(notes, jn);
+    }
+    json_object_object_add(o, "notes", notes);
+    fprintf(out, "%s\n",
+            json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                  JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+}

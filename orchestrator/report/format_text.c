@@ -1,0 +1,399 @@
+/* format_text.c: the report for people -- the tables of a variant (TPS,
+ * conditions, figures; the layers, where the time goes and the gap; the
+ * scaling), which report.html shows too, and the table and markdown
+ * formats that lay them out with the notes; and report_print(), which
+ * sends csv and json to format_csv.c and format_json.c. */
+#include "report/format.h"
+#include "report/report.h"
+
+#include "results/verdicts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the tables ---- */
+
+static const char *fits_human(const char *f)
+{
+    return !strcmp(f, "buffer_pool")        ? "buffer pool"
+           : !strcmp(f, "guest_page_cache") ? "guest page cache"
+           : !strcmp(f, "host_page_cache")  ? "host page cache"
+           : !strcmp(f, "none")             ? "no cache"
+                                            : "-";
+}
+
+/* "yes", "no (1 of 3 runs)" or "-" (nothing recorded) */
+static const char *steady_human(char *buf, size_t len, const struct report_cell *c)
+{
+    int bad = c->runs_drifted > c->warmup_not_steady ? c->runs_drifted : c->warmup_not_steady;
+    if (c->drift_samples == 0 && isnan(c->warmup_s))
+        return "-";
+    if (bad == 0)
+        return "yes";
+    snprintf(buf, len, "no (%d of %zu runs)", bad, c->tps_stats.n);
+    return buf;
+}
+
+/* a percentage, "n/a" when not recorded, "!" beyond its limit */
+static const char *pct_human(char *buf, size_t len, double v, double limit)
+{
+    if (isnan(v))
+        return "n/a";
+    snprintf(buf, len, "%.1f%%%s", v, v > limit ? " !" : "");
+    return buf;
+}
+
+struct report_table *report_tps_table(const struct report *r, size_t variant)
+{
+    char mean_h[32], pg_h[32];
+    snprintf(mean_h, sizeof(mean_h), "%s mean", r->headline);
+    snprintf(pg_h, sizeof(pg_h), "%s/guest", r->headline);
+    const char *const head[] = {"arm", "kind", "guests", "n",  mean_h,
+                                "95% CI", "sd", "CV",    pg_h, "drifted"};
+    struct report_table *t = report_table_new(10, head, 0x3FC);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        const struct stats_summary *s = &c->tps_stats;
+        char guests[16], n[16], mean[32], ci[40], sd[32], cv[32], pg[32], drifted[48];
+        snprintf(guests, sizeof(guests), "%d", c->guests);
+        snprintf(n, sizeof(n), "%zu", s->n);
+        snprintf(drifted, sizeof(drifted), "%d of %zu", c->runs_drifted, s->n);
+        bool spread = s->n >= 2;
+        const char *row[] = {
+            c->arm->name,
+            c->arm->kind,
+            strcmp(c->arm->kind, "guest") || c->guests <= 0 ? "-" : guests,
+            n,
+            report_human(mean, sizeof(mean), "%.2f", s->n ? s->mean : NAN),
+            spread ? report_human(ci, sizeof(ci), "± %.2f", s->ci95_half) : "-",
+            report_human(sd, sizeof(sd), "%.2f", spread ? s->sd : NAN),
+            report_human(cv, sizeof(cv), "%.1f%%", spread ? 100 * s->cv : NAN),
+            report_human(pg, sizeof(pg), "%.2f", s->n ? c->per_guest_stats.mean : NAN),
+            c->drift_samples && s->n ? drifted : "-"};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+struct report_table *report_conditions_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",        "fits in",      "warm-up",     "steady",
+                                       "host steal", "other CPU",    "guest steal", "noise",
+                                       "pin"};
+    struct report_table *t = report_table_new(9, head, 0x74);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char warm[48], steady[48], hs[32], ho[32], gs[32];
+        if (isnan(c->warmup_s))
+            snprintf(warm, sizeof(warm), "-");
+        else
+            snprintf(warm, sizeof(warm), "%.1f s%s%s%s", c->warmup_s, *c->warmup_mode ? " (" : "",
+                     c->warmup_mode, *c->warmup_mode ? ")" : "");
+        const char *row[] = {c->arm->name,
+                             fits_human(c->fits),
+                             warm,
+                             steady_human(steady, sizeof(steady), c),
+                             pct_human(hs, sizeof(hs), c->host_steal_max, VERDICT_HOST_STEAL_PCT),
+                             pct_human(ho, sizeof(ho), c->host_other_max,
+                                       VERDICT_HOST_OTHER_CPU_PCT),
+                             strcmp(c->arm->kind, "guest")
+                                 ? "-"
+                                 : pct_human(gs, sizeof(gs), c->guest_steal_max,
+                                             VERDICT_GUEST_STEAL_PCT),
+                             report_noise_verdict(c),
+                             *c->pin ? c->pin : "-"};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+struct report_table *report_figures_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",         "compression", "bp hit",  "host cache after",
+                                       "latency p95", "drifting",    "skew max"};
+    struct report_table *t = report_table_new(7, head, 0x7E);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char cr[32], bp[32], hc[32], p95[32], drift[32], skew[32];
+        snprintf(drift, sizeof(drift), "%d of %d", c->drifting, c->drift_samples);
+        const char *row[] = {
+            c->arm->name,
+            report_human(cr, sizeof(cr), "%.2f", c->compression_ratio),
+            report_human(bp, sizeof(bp), "%.4f", c->bp_hit_ratio),
+            report_human(hc, sizeof(hc), "%.1f MiB", c->host_cache_after_bytes / 1048576),
+            report_human(p95, sizeof(p95), "%.2f ms", c->latency_p95_ms),
+            c->drift_samples ? drift : "-",
+            report_human(skew, sizeof(skew), "%.2f s", c->skew_max_s)};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+struct report_table *report_scaling_table(const struct report *r)
+{
+    if (!r->n_scaling)
+        return NULL;
+    static const char *const head[] = {"arm",       "setting",   "guests",    "n",
+                                       "TPS total", "TPS/guest", "efficiency"};
+    struct report_table *t = report_table_new(7, head, 0x7C);
+    for (size_t i = 0; i < r->n_scaling; i++) {
+        const struct report_scaling *sc = &r->scaling[i];
+        for (size_t k = 0; k < sc->n; k++) {
+            const struct report_cell *c = &r->variants[sc->variants[k]].cells[sc->arm];
+            char g[16], n[16], tot[32], pg[32], eff[32];
+            snprintf(g, sizeof(g), "%d", c->guests);
+            snprintf(n, sizeof(n), "%zu", c->tps_stats.n);
+            const char *row[] = {
+                c->arm->name, *sc->group ? sc->group : "-", g, n,
+                report_human(tot, sizeof(tot), "%.2f", c->tps_stats.n ? c->tps_stats.mean : NAN),
+                report_human(pg, sizeof(pg), "%.2f",
+                             c->tps_stats.n ? c->per_guest_stats.mean : NAN),
+                report_human(eff, sizeof(eff), "%.3f", c->efficiency)};
+            report_table_add(t, row);
+        }
+    }
+    return t;
+}
+
+/* ---- where the time goes (gap.h) ---- */
+
+/* a figure, "n/a" when it could not be measured */
+static const char *na_human(char *buf, size_t len, const char *format, double v)
+{
+    if (isnan(v) || isinf(v))
+        return "n/a";
+    snprintf(buf, len, format, v);
+    return buf;
+}
+
+struct report_table *report_layers_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",          "layer",        "reads/tx",
+                                       "writes/tx",    "flushes/tx",   "read wait/tx",
+                                       "write wait/tx", "cache above", "hit ratio"};
+    struct report_table *t = report_table_new(9, head, 0x1FC & ~0x80);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct gap_arm *g = &r->variants[variant].cells[a].layers;
+        if (!g->targets)
+            continue;
+        for (int l = 0; l < GAP_LAYERS; l++) {
+            if (!arm_has_layer(g, l))
+                continue;
+            const struct gap_layer_figures *f = &g->layer[l];
+            char rd[32], wr[32], fl[32], rms[32], wms[32], hit[32];
+            const char *cache = gap_layer_cache(l);
+            const char *row[] = {r->rd->arms[a].name,
+                                 gap_layer_name(l),
+                                 na_human(rd, sizeof(rd), "%.2f", f->reads),
+                                 na_human(wr, sizeof(wr), "%.2f", f->writes),
+                                 na_human(fl, sizeof(fl), "%.2f", f->flushes),
+                                 l == GAP_LAYER_INNODB ? "-"
+                                                       : na_human(rms, sizeof(rms), "%.2f ms",
+                                                                  f->read_ms),
+                                 l == GAP_LAYER_INNODB ? "-"
+                                                       : na_human(wms, sizeof(wms), "%.2f ms",
+                                                                  f->write_ms),
+                                 *cache ? cache : "-",
+                                 *cache ? na_human(hit, sizeof(hit), "%.3f", f->hit) : "-"};
+            report_table_add(t, row);
+        }
+    }
+    return t;
+}
+
+/* Per arm: the time per transaction and its parts, ms. */
+struct report_table *report_time_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",    "n",      "thread time/tx", "CPU",  "of which compression",
+                                       "reads",  "writes", "other",          "copies"};
+    struct report_table *t = report_table_new(9, head, 0x1FE);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct gap_arm *g = &r->variants[variant].cells[a].layers;
+        if (!g->targets)
+            continue;
+        char n[24], w[32], cpu[32], cmp[48], rd[32], wr[32], other[32], copies[32];
+        snprintf(n, sizeof(n), "%zu", g->targets);
+        const char *row[] = {r->rd->arms[a].name,
+                             n,
+                             na_human(w, sizeof(w), "%.2f ms", 1000 * g->w),
+                             na_human(cpu, sizeof(cpu), "%.2f ms", 1000 * g->cpu),
+                             g->cmp_in_cpu ? "n/a (in CPU)"
+                                           : na_human(cmp, sizeof(cmp), "%.2f ms", 1000 * g->cmp),
+                             na_human(rd, sizeof(rd), "%.2f ms", 1000 * g->rd),
+                             na_human(wr, sizeof(wr), "%.2f ms", 1000 * g->wr),
+                             na_human(other, sizeof(other), "%.2f ms", 1000 * gap_other(g)),
+                             na_human(copies, sizeof(copies), "%.2f", g->copies)};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+/* "77.2 pts (64.30 ms)", "n/a" */
+static const char *part_human(char *buf, size_t len, const struct gap_split *s, double seconds)
+{
+    double pts = gap_points(s, seconds);
+    if (isnan(seconds))
+        return "n/a";
+    if (isnan(pts))
+        snprintf(buf, len, "%.2f ms", 1000 * seconds);
+    else
+        snprintf(buf, len, "%.1f pts (%.2f ms)", pts, 1000 * seconds);
+    return buf;
+}
+
+struct report_table *report_gap_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",   "vs",    "loss",   "difference/tx", "CPU virt.",
+                                       "compression CPU", "reads", "writes", "residual",
+                                       "explained"};
+    struct report_table *t = report_table_new(10, head, 0x1FC);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        const struct gap_split *s = &c->gap;
+        if (!s->valid)
+            continue;
+        char loss[32], d[32], p[GAP_PARTS][64], res[64];
+        const char *row[] = {
+            c->arm->name,
+            r->rd->arms[c->host_ref].name,
+            na_human(loss, sizeof(loss), "%.1f %%", 100 * s->loss),
+            na_human(d, sizeof(d), "%.2f ms", 1000 * s->delta),
+            part_human(p[GAP_CPU_VIRT], 64, s, s->part[GAP_CPU_VIRT]),
+            part_human(p[GAP_CPU_CMP], 64, s, s->part[GAP_CPU_CMP]),
+            part_human(p[GAP_READS], 64, s, s->part[GAP_READS]),
+            part_human(p[GAP_WRITES], 64, s, s->part[GAP_WRITES]),
+            part_human(res, sizeof(res), s, s->residual),
+            s->explained ? "yes" : "no"};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char line[2048];
+        gap_sentence(&c->gap, c->arm->name, c->host_ref >= 0 ? r->rd->arms[c->host_ref].name : "",
+                     line, sizeof(line));
+        if (*line)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
+    }
+}
+
+/* The layers and where the time goes, of one variant. */
+static void print_gap_text(const struct report *r, size_t v, enum report_format f, FILE *out)
+{
+    bool md = f == REPORT_MARKDOWN;
+    const char *ind = md ? "" : "  ";
+    fprintf(out, "\n%sLayers, per transaction\n\n", md ? "### " : ind);
+    struct report_table *t = report_layers_table(r, v);
+    report_table_print(t, f, out, ind);
+    report_table_free(t);
+    fprintf(out, "\n%sWhere the time goes, per thread and transaction\n\n", md ? "### " : ind);
+    t = report_time_table(r, v);
+    report_table_print(t, f, out, ind);
+    report_table_free(t);
+    t = report_gap_table(r, v);
+    if (t->nrows) {
+        fputs("\n", out);
+        report_table_print(t, f, out, ind);
+    }
+    report_table_free(t);
+    char text[8192];
+    report_gap_text(r, v, text, sizeof(text));
+    if (*text) {
+        fputs("\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s%s\n", md ? "- " : ind, line);
+        }
+    }
+}
+
+static void print_text(const struct report *r, enum report_format f, FILE *out)
+{
+    const struct results_data *rd = r->rd;
+    bool md = f == REPORT_MARKDOWN;
+    const char *warn = report_accel_warning(r);
+    fprintf(out, "%svbed report: %s (%s)", md ? "# " : "", rd->scenario_name,
+            *rd->status ? rd->status : "status unknown");
+    if (*rd->started_at)
+        fprintf(out, ", %s to %s", rd->started_at, *rd->ended_at ? rd->ended_at : "?");
+    fputs("\n", out);
+    if (md)
+        fputs("\n", out);
+    if (warn)
+        fprintf(out, "%sWARNING: accel is tcg.%s %s\n", md ? "> **" : "", md ? "**" : "", warn);
+    else
+        fprintf(out, "accel: %s\n", *rd->accel ? rd->accel : "unknown");
+    if (*rd->order_mode && rd->has_order_seed)
+        fprintf(out, "%srun order: %s (seed %lld)\n", md ? "\n" : "", rd->order_mode,
+                (long long)rd->order_seed);
+    else if (*rd->order_mode)
+        fprintf(out, "%srun order: %s\n", md ? "\n" : "", rd->order_mode);
+    if (strstr(r->headline, "MB/s"))
+        fprintf(out, "%s%s\n", md ? "\n" : "", report_mbps_rule);
+    if (strstr(r->headline, "TPS"))
+        fprintf(out, "%s%s\n", md ? "\n" : "", report_tps_rule);
+    if (r->headline_other)
+        fprintf(out, "%s%s\n", md ? "\n" : "", report_other_rule);
+    for (size_t v = 0; v < rd->n_variants; v++) {
+        char ratios[1024];
+        fprintf(out, "\n%sVariant %d: %s\n\n", md ? "## " : "", r->variants[v].variant->index,
+                r->variants[v].variant->label);
+        struct report_table *t = report_tps_table(r, v);
+        report_table_print(t, f, out, md ? "" : "  ");
+        report_table_free(t);
+        report_ratios_text(r, v, ratios, sizeof(ratios));
+        if (*ratios)
+            fprintf(out, "\n%sRatios of mean %s: %s\n", md ? "" : "  ", r->headline, ratios);
+        fputs("\n", out);
+        t = report_conditions_table(r, v);
+        report_table_print(t, f, out, md ? "" : "  ");
+        report_table_free(t);
+        fputs("\n", out);
+        t = report_figures_table(r, v);
+        report_table_print(t, f, out, md ? "" : "  ");
+        report_table_free(t);
+        if (r->has_layers)
+            print_gap_text(r, v, f, out);
+    }
+    struct report_table *sc = report_scaling_table(r);
+    if (sc) {
+        fprintf(out, "\n%sScaling with the number of guests\n\n", md ? "## " : "");
+        report_table_print(sc, f, out, md ? "" : "  ");
+        report_table_free(sc);
+        fprintf(out, "\n%s%s\n", md ? "" : "  ", report_scaling_rule);
+    }
+    struct report_table *ht = report_hosts_table(r);
+    if (ht) {
+        fprintf(out, "\n%sBy hypervisor host (arms whose guests ran on several hosts)\n\n", md ? "## " : "");
+        report_table_print(ht, f, out, md ? "" : "  ");
+        report_table_free(ht);
+    }
+    fprintf(out, "\n%s\n", report_figures_rule);
+    if (r->has_layers)
+        fprintf(out, "\n%s\n", report_gap_rule);
+    if (r->n_notes) {
+        fprintf(out, "\n%sNotes\n%s", md ? "## " : "", md ? "\n" : "");
+        for (size_t i = 0; i < r->n_notes; i++)
+            fprintf(out, "%s%s\n", md ? "- " : "  - ", r->notes[i].text);
+    }
+}
+
+void report_print(const struct report *r, enum report_format f, FILE *out)
+{
+    if (f == REPORT_JSON) {
+        report_print_json(r, out);
+    } else if (f == REPORT_CSV) {
+        report_print_csv(r, out);
+    } else {
+        print_text(r, f, out);
+    }
+}

@@ -1,0 +1,364 @@
+/* html.c: report.html (see html.h). Every text goes through html_text()
+ * (libxml2's escaping); the SVG files of gnuplot are parsed with libxml2,
+ * their ids prefixed so that several plots can live in one page, and
+ * inlined. */
+#include "report/html.h"
+#include "util/xalloc.h"
+
+#include "util/log.h"
+#include "util/paths.h"
+
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}"
+    "h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ccc}"
+    "h3{font-size:1.05em;margin-top:1.2em}"
+    "table{border-collapse:collapse;margin:.6em 0}"
+    "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}"
+    "th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    ".warning{background:#fff3cd;border:2px solid #d39e00;padding:.7em 1em;font-weight:bold}"
+    ".muted{color:#666}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+    "figcaption{color:#444;font-size:.95em}pre{background:#f7f7f7;padding:.8em;overflow:auto}";
+
+/* The one way text reaches the page. */
+static void html_text(FILE *out, const char *s)
+{
+    xmlChar *esc = xmlEncodeSpecialChars(NULL, (const xmlChar *)(s ? s : ""));
+    if (!esc)
+        abort();
+    fputs((const char *)esc, out);
+    xmlFree(esc);
+}
+
+static void html_table(FILE *out, const struct report_table *t)
+{
+    fputs("<table>\n<thead><tr>", out);
+    for (size_t c = 0; c < t->ncols; c++) {
+        fputs("<th>", out);
+        html_text(out, t->cells[c]);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead>\n<tbody>\n", out);
+    for (size_t r = 1; r <= t->nrows; r++) {
+        fputs("<tr>", out);
+        for (size_t c = 0; c < t->ncols; c++) {
+            fputs(t->numeric & (1UL << c) ? "<td class=\"num\">" : "<td>", out);
+            html_text(out, t->cells[r * t->ncols + c]);
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody>\n</table>\n", out);
+}
+
+/* "#id" (a whole href) and "url(#id)" references in an attribute value,
+ * prefixed. */
+static xmlChar *prefixed_refs(const xmlChar *value, const char *prefix, bool href)
+{
+    const char *v = (const char *)value;
+    size_t plen = strlen(prefix), n = 0;
+    for (const char *p = v; (p = strstr(p, "url(#")); p++)
+        n++;
+    char *out = xcalloc(1, strlen(v) + (n + 1) * plen + 1);
+    char *o = out;
+    if (href && v[0] == '#') {
+        o += sprintf(o, "#%s", prefix);
+        v++;
+    }
+    for (const char *p; (p = strstr(v, "url(#")); v = p + 5) {
+        memcpy(o, v, (size_t)(p - v) + 5);
+        o += p - v + 5;
+        o += sprintf(o, "%s", prefix);
+    }
+    strcpy(o, v);
+    return (xmlChar *)out;
+}
+
+static void prefix_ids(xmlNodePtr node, const char *prefix)
+{
+    for (; node; node = node->next) {
+        if (node->type != XML_ELEMENT_NODE)
+            continue;
+        for (xmlAttrPtr a = node->properties; a; a = a->next) {
+            xmlChar *value = xmlNodeGetContent((xmlNodePtr)a);
+            if (!value)
+                continue;
+            xmlChar *fixed = NULL;
+            bool href = xmlStrEqual(a->name, BAD_CAST "href");
+            if (xmlStrEqual(a->name, BAD_CAST "id")) {
+                fixed = xmlStrdup(BAD_CAST prefix);
+                fixed = xmlStrcat(fixed, value);
+            } else if ((href && value[0] == '#') || xmlStrstr(value, BAD_CAST "url(#")) {
+                xmlChar *p = prefixed_refs(value, prefix, href);
+                fixed = xmlStrdup(p);
+                free(p);
+            }
+            if (fixed)
+                xmlSetNsProp(node, a->ns, a->name, fixed);
+            xmlFree(fixed);
+            xmlFree(value);
+        }
+        prefix_ids(node->children, prefix);
+    }
+}
+
+/* Inline one SVG file of out_dir. -1 reported. */
+static int inline_svg(FILE *out, const char *dir, const char *file, const char *prefix)
+{
+    char path[PATH_MAX];
+    path_join(path, sizeof(path), dir, file);
+    xmlDocPtr doc =
+        xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (!root || !xmlStrEqual(root->name, BAD_CAST "svg")) {
+        const xmlError *e = doc ? NULL : xmlGetLastError();
+        log_error("Cannot read the plot '%s': %s", path,
+                  e && e->message ? e->message : "not an SVG file");
+        xmlFreeDoc(doc);
+        return -1;
+    }
+    prefix_ids(root, prefix);
+    xmlBufferPtr buf = xmlBufferCreate();
+    if (!buf)
+        abort();
+    xmlNodeDump(buf, doc, root, 0, 0);
+    fwrite(xmlBufferContent(buf), 1, (size_t)xmlBufferLength(buf), out);
+    fputs("\n", out);
+    xmlBufferFree(buf);
+    xmlFreeDoc(doc);
+    return 0;
+}
+
+static int figure(FILE *out, const struct plot_set *plots, size_t i, const char *dir)
+{
+    char prefix[32];
+    snprintf(prefix, sizeof(prefix), "p%zu-", i + 1);
+    fputs("<figure>\n", out);
+    int rc = inline_svg(out, dir, plots->plots[i].file, prefix);
+    fputs("<figcaption>", out);
+    html_text(out, plots->plots[i].title);
+    fputs(" (", out);
+    html_text(out, plots->plots[i].file);
+    fputs(")</figcaption>\n</figure>\n", out);
+    return rc;
+}
+
+static void header(FILE *out, const struct report *r)
+{
+    const struct results_data *rd = r->rd;
+    const char *base = strrchr(rd->dir, '/');
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>vbed "
+          "report: ",
+          out);
+    html_text(out, rd->scenario_name);
+    fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>vbed report: ", style);
+    html_text(out, rd->scenario_name);
+    fputs("</h1>\n<p class=\"muted\">", out);
+    html_text(out, *rd->status ? rd->status : "status unknown");
+    fputs(", ", out);
+    html_text(out, rd->started_at);
+    fputs(" to ", out);
+    html_text(out, *rd->ended_at ? rd->ended_at : "?");
+    fputs(", results directory ", out);
+    html_text(out, base && base[1] ? base + 1 : rd->dir);
+    fputs(", accel ", out);
+    html_text(out, *rd->accel ? rd->accel : "unknown");
+    if (*rd->order_mode) {
+        char order[96];
+        if (rd->has_order_seed)
+            snprintf(order, sizeof(order), ", run order %s (seed %lld)", rd->order_mode,
+                     (long long)rd->order_seed);
+        else
+            snprintf(order, sizeof(order), ", run order %s", rd->order_mode);
+        html_text(out, order);
+    }
+    fputs("</p>\n", out);
+    const char *warn = report_accel_warning(r);
+    if (warn) {
+        fputs("<p class=\"warning\">Software emulation (TCG). ", out);
+        html_text(out, warn);
+        fputs("</p>\n", out);
+    }
+}
+
+/* The plot of a variant's time split (plot.c's gap-<index>.svg), or -1. */
+static long gap_plot(const struct plot_set *plots, int index)
+{
+    char file[64];
+    snprintf(file, sizeof(file), "gap-%d.svg", index);
+    for (size_t i = 0; i < plots->n; i++)
+        if (!strcmp(plots->plots[i].file, file))
+            return (long)i;
+    return -1;
+}
+
+/* The layers and where the time goes, of one variant, its plot inline. */
+static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots,
+                       const char *dir)
+{
+    int rc = 0;
+    fputs("<h3>Layers, per transaction</h3>\n", out);
+    struct report_table *t = report_layers_table(r, v);
+    html_table(out, t);
+    report_table_free(t);
+    fputs("<h3>Where the time goes, per thread and transaction</h3>\n", out);
+    t = report_time_table(r, v);
+    html_table(out, t);
+    report_table_free(t);
+    t = report_gap_table(r, v);
+    if (t->nrows)
+        html_table(out, t);
+    report_table_free(t);
+    char text[8192];
+    report_gap_text(r, v, text, sizeof(text));
+    if (*text) {
+        fputs("<ul class=\"gap\">\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fputs("<li>", out);
+            html_text(out, line);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
+    long k = gap_plot(plots, r->variants[v].variant->index);
+    if (k > 0) /* plot 0 heads the page */
+        rc = figure(out, plots, (size_t)k, dir);
+    return rc;
+}
+
+static int variants(FILE *out, const struct report *r, const struct plot_set *plots,
+                    const char *dir)
+{
+    int rc = 0;
+    for (size_t v = 0; v < r->rd->n_variants; v++) {
+        char title[512], ratios[1024];
+        snprintf(title, sizeof(title), "Variant %d: %s", r->variants[v].variant->index,
+                 r->variants[v].variant->label);
+        fputs("<h2>", out);
+        html_text(out, title);
+        fputs("</h2>\n", out);
+        struct report_table *t = report_tps_table(r, v);
+        html_table(out, t);
+        report_table_free(t);
+        report_ratios_text(r, v, ratios, sizeof(ratios));
+        if (*ratios) {
+            fprintf(out, "<p>Ratios of mean %s: ", r->headline);
+            html_text(out, ratios);
+            fputs("</p>\n", out);
+        }
+        t = report_conditions_table(r, v);
+        html_table(out, t);
+        report_table_free(t);
+        t = report_figures_table(r, v);
+        html_table(out, t);
+        report_table_free(t);
+        if (r->has_layers)
+            rc |= gap_section(out, r, v, plots, dir);
+    }
+    struct report_table *sc = report_scaling_table(r);
+    if (sc) {
+        fputs("<h2>Scaling with the number of guests</h2>\n", out);
+        html_table(out, sc);
+        report_table_free(sc);
+        fputs("<p class=\"muted\">", out);
+        html_text(out, report_scaling_rule);
+        fputs("</p>\n", out);
+    }
+    fputs("<p class=\"muted\">", out);
+    html_text(out, report_tps_rule);
+    fputs(" ", out);
+    html_text(out, report_figures_rule);
+    if (r->has_layers) {
+        fputs(" ", out);
+        html_text(out, report_gap_rule);
+    }
+    fputs("</p>\n", out);
+    return rc;
+}
+
+static void context(FILE *out, const struct report *r)
+{
+    const struct results_data *rd = r->rd;
+    if (r->n_notes) {
+        fputs("<h2>Notes</h2>\n<ul>\n", out);
+        for (size_t i = 0; i < r->n_notes; i++) {
+            fputs("<li>", out);
+            html_text(out, r->notes[i].text);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
+    static const char *const head[] = {"what", "value"};
+    struct report_table *t = report_table_new(2, head, 0);
+    for (size_t i = 0; i < rd->n_context; i++) {
+        const char *row[] = {rd->context[i].key, rd->context[i].value};
+        report_table_add(t, row);
+    }
+    fputs("<h2>Context</h2>\n", out);
+    html_table(out, t);
+    report_table_free(t);
+    if (rd->scenario_text) {
+        fputs("<h2>Scenario</h2>\n<pre>", out);
+        html_text(out, rd->scenario_text);
+        fputs("</pre>\n", out);
+    }
+}
+
+int html_write_report(const struct report *r, const struct plot_set *plots, const char *out_dir,
+                      const char *no_plots_reason)
+{
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    path_join(path, sizeof(path), out_dir, "report.html");
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        log_error("Cannot write '%s': %s", tmp, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    header(out, r);
+    /* the answer at a glance first: the bars, then the tables, then the rest */
+    if (plots->n > 0)
+        rc |= figure(out, plots, 0, out_dir);
+    else {
+        fputs("<p class=\"warning\">No plots: ", out);
+        html_text(out, no_plots_reason ? no_plots_reason : "gnuplot did not draw them.");
+        fputs("</p>\n", out);
+    }
+    rc |= variants(out, r, plots, out_dir);
+    /* the rest of the plots (each variant's time split is in its section) */
+    bool titled = false;
+    for (size_t i = 1; i < plots->n; i++) {
+        if (r->has_layers && !strncmp(plots->plots[i].file, "gap-", 4))
+            continue;
+        if (!titled)
+            fputs("<h2>Plots</h2>\n", out);
+        titled = true;
+        rc |= figure(out, plots, i, out_dir);
+    }
+    context(out, r);
+    fputs("</body>\n</html>\n", out);
+    if (fclose(out) != 0) {
+        log_error("Cannot write '%s': %s", tmp, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && rename(tmp, path) < 0) {
+        log_error("Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    return rc;
+}

@@ -1,0 +1,16 @@
+/* html.h: report.html, one self-contained page (no scripts, no external
+ * files: the plots are inline SVG) with what `vbed report` prints -- the TCG
+ * warning, the tables of every variant, ratios, notes -- and the plots, the
+ * run's context (host, versions, image) and the scenario as it ran. */
+#ifndef VBED_HTML_H
+#define VBED_HTML_H
+
+#include "report/plot.h"
+#include "report/report.h"
+
+/* Write out_dir/report.html; plots are read from out_dir. When set is
+ * empty the page says why, in no_plots_reason. -1 reported. */
+int html_write_report(const struct report *r, const struct plot_set *plots, const char *out_dir,
+                      const char *no_plots_reason);
+
+#endif

@@ -1,0 +1,287 @@
+/* notes.c: the notes of a report (notes.h): sentences about what makes a
+ * figure doubtful or missing -- TPS that drifts or never became steady in
+ * warm-up, a noisy machine, guests that started measuring apart, runs that
+ * failed or did not run, data that fits in the buffer pool, layer counters
+ * that do not fit together, an arm compared with a host arm on another
+ * host, skipped lines of samples.jsonl. Owns r->notes and their order. */
+#include "report/notes.h"
+#include "report/cells.h"
+#include "report/report.h"
+#include "util/xalloc.h"
+
+#include "results/verdicts.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct report_note *add_note(struct report *r, size_t *cap, enum report_note_kind kind,
+                                    int seq)
+{
+    if (r->n_notes == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        r->notes = xrealloc(r->notes, *cap * sizeof(*r->notes));
+    }
+    struct report_note *n = &r->notes[r->n_notes++];
+    memset(n, 0, sizeof(*n));
+    n->kind = kind;
+    n->seq = seq;
+    n->arm = "";
+    n->status = "";
+    n->figure = "";
+    return n;
+}
+
+static void note_noise(struct report *r, size_t *cap, const struct results_sample *s)
+{
+    double limit = noise_limit(s->metric);
+    if (isnan(limit) || !isfinite(s->value) || s->value <= limit)
+        return;
+    struct report_note *n = add_note(r, cap, NOTE_NOISE, s->seq);
+    n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;
+    n->figure = s->metric, n->value = s->value, n->limit = limit;
+    if (!strcmp(s->metric, "host_steal_pct"))
+        n->text = xasprintf("run %d (%s, repeat %d): the host lost %.1f%% of its CPU time to steal "
+                            "during the measure phase (limit %.0f%%): a noisy machine.",
+                            s->seq, s->arm, s->repeat, s->value, limit);
+    else if (!strcmp(s->metric, "host_other_cpu_pct"))
+        n->text = xasprintf("run %d (%s, repeat %d): processes outside the run used %.1f%% of the "
+                            "host's CPU during the measure phase (limit %.0f%%): a busy machine.",
+                            s->seq, s->arm, s->repeat, s->value, limit);
+    else
+        n->text = xasprintf("run %d (%s, repeat %d), guest %d: %.1f%% of the guest's CPU time was "
+                            "stolen during the measure phase (limit %.0f%%).",
+                            s->seq, s->arm, s->repeat, s->guest, s->value, limit);
+}
+
+static void note_from_sample(struct report *r, size_t *cap, const struct results_sample *s)
+{
+    const struct results_data *rd = r->rd;
+    char who[64] = "";
+    if (s->guest > 0)
+        snprintf(who, sizeof(who), ", guest %d", s->guest);
+    if (!strcmp(s->metric, "steady_state_drift") && isfinite(s->value) && drift_beyond(s)) {
+        struct report_note *n = add_note(r, cap, NOTE_DRIFT, s->seq);
+        n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;
+        n->value = s->value, n->limit = VERDICT_DRIFT_LIMIT;
+        n->text = xasprintf("run %d (%s, repeat %d)%s: TPS drifts by %+.3f over the measure phase "
+                            "(beyond +-%.1f): it had not reached a steady state.",
+                            s->seq, s->arm, s->repeat, who, s->value, VERDICT_DRIFT_LIMIT);
+    } else if (!strcmp(s->metric, "warmup_s") && !strcmp(s->steady, "no")) {
+        struct report_note *n = add_note(r, cap, NOTE_WARMUP, s->seq);
+        n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;
+        n->value = s->value;
+        n->text = xasprintf("run %d (%s, repeat %d)%s: the warm-up reached its cap (%.0f s) before "
+                            "TPS was steady.",
+                            s->seq, s->arm, s->repeat, who, s->value);
+    } else if (!isnan(noise_limit(s->metric))) {
+        note_noise(r, cap, s);
+    } else if (!strcmp(s->metric, "measure_start_skew_s")) {
+        double window = NAN;
+        for (size_t j = 0; j < rd->n_samples; j++)
+            if (rd->samples[j].seq == s->seq && !strcmp(rd->samples[j].metric, "measure_window_s"))
+                window = rd->samples[j].value;
+        if (!(window > 0) || !(s->value > REPORT_SKEW_LIMIT * window))
+            return;
+        struct report_note *n = add_note(r, cap, NOTE_SKEW, s->seq);
+        n->arm = s->arm, n->repeat = s->repeat;
+        n->value = s->value, n->limit = REPORT_SKEW_LIMIT, n->window = window;
+        n->text = xasprintf("run %d (%s, repeat %d): its guests started measuring %.2f s apart, "
+                            "%.0f%% of their %.2f s common window (more than %.0f%%).",
+                            s->seq, s->arm, s->repeat, s->value, 100 * s->value / window, window,
+                            100 * REPORT_SKEW_LIMIT);
+    }
+}
+
+static int note_order(const void *a, const void *b)
+{
+    const struct report_note *x = a, *y = b;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->guest != y->guest)
+        return x->guest - y->guest;
+    return strcmp(x->figure, y->figure);
+}
+
+/* Cells whose data fits in the buffer pool, one note per arm. */
+static void notes_fits(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    for (size_t a = 0; a < rd->n_arms; a++) {
+        char list[256] = "";
+        size_t used = 0, n = 0;
+        struct mean_acc ws = {0}, bpb = {0};
+        for (size_t v = 0; v < rd->n_variants; v++) {
+            const struct report_cell *c = &r->variants[v].cells[a];
+            if (strcmp(c->fits, "buffer_pool") != 0)
+                continue;
+            acc_add(&ws, c->working_set_bytes);
+            acc_add(&bpb, c->buffer_pool_bytes);
+            if (used < sizeof(list))
+                used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%d", n ? ", " : "",
+                                         r->variants[v].variant->index);
+            n++;
+        }
+        if (!n)
+            continue;
+        char sizes[128] = "";
+        if (ws.n && bpb.n)
+            snprintf(sizes, sizeof(sizes), " (%.1f MiB in a %.1f MiB buffer pool)",
+                     acc_mean(&ws) / 1048576, acc_mean(&bpb) / 1048576);
+        struct report_note *note = add_note(r, cap, NOTE_FITS, INT_MAX);
+        note->arm = rd->arms[a].name;
+        note->text = xasprintf("arm %s, variant%s %s: the working set fits in the buffer pool%s: "
+                               "the disk cache mode cannot matter here.",
+                               rd->arms[a].name, n == 1 ? "" : "s", list, sizes);
+    }
+}
+
+/* vbed adds a run to meta.json when it starts: runs that never started
+ * are missing. Planned: every distinct run (arm and variants) x repeats. */
+static void note_not_run(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    if (rd->n_runs == 0)
+        return;
+    long repeats = 0;
+    int last = 0;
+    for (size_t i = 0; i < rd->n_runs; i++) {
+        char *end;
+        const char *rs = results_run_config(&rd->runs[i], "repeats");
+        long n = strtol(rs, &end, 10);
+        if (*rs && !*end && n > 0 && n <= 1000000)
+            repeats = n;
+        last = rd->runs[i].seq > last ? rd->runs[i].seq : last;
+    }
+    size_t missing = 0, unseen_arms = 0;
+    /* distinct runs seen: how many repeats each had */
+    for (size_t i = 0; i < rd->n_runs; i++) {
+        const struct results_run *x = &rd->runs[i];
+        bool first = true;
+        size_t count = 0;
+        for (size_t j = 0; j < rd->n_runs; j++) {
+            const struct results_run *y = &rd->runs[j];
+            bool same = !strcmp(x->arm, y->arm) && x->n_variants == y->n_variants &&
+                        (!x->n_variants ||
+                         !memcmp(x->variants, y->variants, x->n_variants * sizeof(int)));
+            if (same && j < i)
+                first = false;
+            count += same;
+        }
+        if (first && repeats > 0 && (size_t)repeats > count)
+            missing += (size_t)repeats - count;
+    }
+    /* an arm with a variant no run served: at least one distinct run more */
+    char unserved[256] = "";
+    size_t used = 0;
+    for (size_t a = 0; a < rd->n_arms; a++) {
+        bool any = false;
+        for (size_t v = 0; v < rd->n_variants && !any; v++) {
+            bool served = false;
+            for (size_t i = 0; i < rd->n_runs && !served; i++)
+                served = !strcmp(rd->runs[i].arm, rd->arms[a].name) &&
+                         results_run_in_variant(&rd->runs[i], rd->variants[v].index);
+            any = !served;
+        }
+        if (any && used < sizeof(unserved))
+            used += (size_t)snprintf(unserved + used, sizeof(unserved) - used, "%s%s",
+                                     unseen_arms ? ", " : "", rd->arms[a].name);
+        unseen_arms += any;
+    }
+    if (repeats > 0)
+        missing += unseen_arms * (size_t)repeats;
+    bool stopped = !strcmp(rd->status, "interrupted") || !strcmp(rd->status, "running");
+    if (missing == 0 && !(unseen_arms && stopped))
+        return;
+    struct report_note *n = add_note(r, cap, NOTE_NOT_RUN, INT_MAX);
+    n->value = (double)missing;
+    if (repeats > 0 && !unseen_arms) {
+        char *list = NULL;
+        for (size_t k = 1; k <= missing; k++) {
+            char *more = xasprintf("%s%s%zu", list ? list : "", list ? ", " : "", (size_t)last + k);
+            free(list);
+            list = more;
+        }
+        n->text = xasprintf("%zu planned run%s did not run: %s.", missing,
+                            missing == 1 ? "" : "s", list);
+        free(list);
+    } else if (repeats > 0) {
+        n->text = xasprintf("at least %zu planned runs did not run (from run %d on); no run of arm "
+                            "%s served every variant.",
+                            missing, last + 1, unserved);
+    } else {
+        n->text = xasprintf("the runs planned after run %d did not run; no run of arm %s served "
+                            "every variant.",
+                            last, unserved);
+    }
+}
+
+/* Layer counters that do not fit together, one note per cell. */
+static void notes_layers(struct report *r, size_t *cap)
+{
+    for (size_t v = 0; v < r->rd->n_variants; v++)
+        for (size_t a = 0; a < r->rd->n_arms; a++) {
+            const struct report_cell *c = &r->variants[v].cells[a];
+            char text[1024];
+            gap_problems_text(&c->layers, text, sizeof(text));
+            if (!*text)
+                continue;
+            struct report_note *n = add_note(r, cap, NOTE_LAYERS, INT_MAX);
+            n->arm = c->arm->name;
+            n->text = xasprintf("arm %s, variant %d: the layers' counters do not fit together: %s",
+                                c->arm->name, r->variants[v].variant->index, text);
+        }
+}
+
+/* Arms compared with a host arm that ran on another host, one note per arm. */
+static void note_host_elsewhere(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    if (!rd->n_variants)
+        return;
+    for (size_t a = 0; a < rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[0].cells[a];
+        if (!c->host_ref_elsewhere || (int)a == c->host_ref)
+            continue;
+        struct report_note *n = add_note(r, cap, NOTE_HOST_ELSEWHERE, INT_MAX - 1);
+        n->arm = rd->arms[a].name;
+        n->text = xasprintf("arm %s ran on %s; no host arm ran there, so it is compared with host "
+                            "arm %s on %s: its ratio and gap mix two hosts.",
+                            rd->arms[a].name, report_arm_host(rd, rd->arms[a].name),
+                            rd->arms[c->host_ref].name, report_arm_host(rd, rd->arms[c->host_ref].name));
+    }
+}
+
+void report_collect_notes(struct report *r)
+{
+    const struct results_data *rd = r->rd;
+    size_t cap = 0;
+    for (size_t i = 0; i < rd->n_samples; i++)
+        note_from_sample(r, &cap, &rd->samples[i]);
+    for (size_t i = 0; i < rd->n_runs; i++) {
+        const struct results_run *run = &rd->runs[i];
+        if (*run->status && strcmp(run->status, "ok") != 0) {
+            struct report_note *n = add_note(r, &cap, NOTE_RUN_STATUS, run->seq);
+            n->arm = run->arm, n->repeat = run->repeat, n->status = run->status;
+            n->text = xasprintf("run %d (%s, repeat %d): %s; its figures are not counted.",
+                                run->seq, run->arm, run->repeat, run->status);
+        }
+    }
+    notes_fits(r, &cap);
+    note_not_run(r, &cap);
+    notes_layers(r, &cap);
+    note_host_elsewhere(r, &cap);
+    if (rd->bad_lines) {
+        struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);
+        n->value = (double)rd->bad_lines;
+        n->text = xasprintf("%zu line%s of samples.jsonl could not be read and %s skipped.",
+                            rd->bad_lines, rd->bad_lines == 1 ? "" : "s",
+                            rd->bad_lines == 1 ? "was" : "were");
+    }
+    if (r->n_notes)
+        qsort(r->notes, r->n_notes, sizeof(*r->notes), note_order);
+}

@@ -1,0 +1,334 @@
+/* report.c: the cells of a report (see report.h): per (variant, arm) the
+ * TPS of each counted run with its statistics, the figures that explain
+ * them (where the data fits, warm-up, steady state, noise, pinning), the
+ * ratios between arms and the host arm each arm is compared with; the
+ * sentences that define them, the TCG warning, a cell's noise verdict and
+ * the ratios as text. report_build() and report_free() are build.c's; the
+ * notes notes.c's, the scaling scaling.c's, the formats format_*.c's. */
+#include "report/report.h"
+#include "report/cells.h"
+#include "util/xalloc.h"
+
+#include "results/verdicts.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char report_tps_rule[] =
+    "TPS is the arm's throughput per repeat: the sum over its guests of their mean TPS over the "
+    "common window in which all of them were measuring; warm-up intervals are excluded. TPS/guest "
+    "divides it by the run's number of guests. Ratios between arms are per guest when the arms "
+    "run different numbers of guests, aggregate when the numbers are equal; each says which.";
+
+const char report_mbps_rule[] =
+    "MB/s is the arm's throughput per repeat for a raw I/O workload: the sum over its targets of "
+    "the MB/s (decimal, 1e6 bytes) each measured, started together -- fio's bandwidth with its final "
+    "fsync included (seq_write, seq_read), or the archive's bytes over the time of tar -x and sync "
+    "(tar_extract). MB/s/guest divides it by the run's number of guests; ratios as for TPS.";
+
+const char report_other_rule[] =
+    "A headline in another unit is the workload's own figure per repeat (its raw logs say how it "
+    "is measured): the sum over the arm's targets of what each measured, started together; "
+    "per guest it is divided by the run's number of guests; ratios as for TPS.";
+
+bool report_headline_sample(const struct results_sample *s)
+{
+    if (!strcmp(s->metric, "tps_arm") || !strcmp(s->metric, "mbps_arm"))
+        return true;
+    size_t n = strlen(s->metric), u = strlen(s->unit);
+    if (n < 5 || strcmp(s->metric + n - 4, "_arm") != 0 || u == 0 || u > 8)
+        return false;
+    return strspn(s->unit, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/%") == u;
+}
+
+const char *report_headline_unit(const struct results_sample *s)
+{
+    return !strcmp(s->metric, "tps_arm") ? "tx/s" : !strcmp(s->metric, "mbps_arm") ? "MB/s" : s->unit;
+}
+
+const char report_figures_rule[] =
+    "Figures are means over guests and repeats. host cache after: the guest's data disk in the "
+    "host page cache after the measure phase. drifting: guests whose TPS drifts by more than 0.1 "
+    "over the measure phase, of those checked. skew max: the largest gap between the starts of "
+    "the guests' measure phases. fits in: the smallest cache that holds the working set (the "
+    "largest over the targets). warm-up: the longest a target needed, mean over repeats. noise: "
+    "the largest over the runs of the host's steal time and of the CPU of processes outside the "
+    "run (% of the host's CPUs), and of steal time inside a guest; n/a when not recorded.";
+
+const char report_scaling_rule[] =
+    "efficiency = TPS of N guests together / (N x TPS of 1 guest alone) in the same settings: "
+    "1 when consolidating costs nothing.";
+
+const char report_gap_rule[] =
+    "Where the time goes: per target, a thread spends k x W / T seconds per transaction (k "
+    "threads, W seconds measured, T transactions): CPU (a guest's QEMU process; the host arm's "
+    "mariadbd and sysbench) per transaction, of which compression CPU (INNODB_CMP times), read "
+    "wait and write + flush wait (the guest's data disk; the host arm's block device), and other "
+    "(the rest); means over targets and repeats. A guest arm's difference from the host arm splits "
+    "into CPU (virtualization/emulation), compression CPU, reads a cache above would have served, "
+    "writes and flushes, and a residual; points of loss = part / difference x loss x 100, where "
+    "loss = 1 - TPS per guest / host TPS. The model explains a run when the residual is within 15 % "
+    "of the difference. n/a: a counter vbed could not read (never 0); its time is in the residual. "
+    "Layers: requests per transaction at each layer and the hit ratio of the cache above it; "
+    "copies: the data held at once in the buffer pool, the guest page cache and the host page "
+    "cache, in working sets.";
+
+/* ---- the cells ---- */
+
+static void set_max(double *m, double v)
+{
+    if (isfinite(v) && (isnan(*m) || v > *m))
+        *m = v;
+}
+
+/* A run's figures count unless meta.json says the run did not end well. */
+static bool run_counts(const struct results_data *rd, int seq) { return results_run_ok(rd, seq); }
+
+/* where the data fits, smallest cache first */
+static const char *const fits_order[] = {"buffer_pool", "guest_page_cache", "host_page_cache",
+                                         "none"};
+
+static int fits_rank(const char *f)
+{
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(f, fits_order[i]))
+            return i;
+    return -1;
+}
+
+static const char *pin_state(const struct results_run *run)
+{
+    if (!run || !*run->pin)
+        return "";
+    if (!strcmp(run->pin, "none"))
+        return "none";
+    return run->pin_applied == 1 ? "pinned" : "not pinned";
+}
+
+/* The guests of the cell's runs (config.guests), else those seen. */
+static int cell_guests(const struct results_data *rd, int variant, const struct report_cell *c)
+{
+    for (size_t i = 0; i < rd->n_runs; i++)
+        if (!strcmp(rd->runs[i].arm, c->arm->name) && results_run_in_variant(&rd->runs[i], variant) &&
+            rd->runs[i].guests > 0)
+            return rd->runs[i].guests;
+    if (!strcmp(c->arm->kind, "host"))
+        return 1;
+    int seen = 0;
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        const struct results_sample *s = &rd->samples[i];
+        if ((!strcmp(s->metric, "tps") || !strcmp(s->metric, "mb_s")) && !strcmp(s->arm, c->arm->name) &&
+            results_sample_in_variant(s, variant) && s->guest > seen)
+            seen = s->guest;
+    }
+    return seen;
+}
+
+static size_t run_index(const struct report_cell *c, int seq)
+{
+    for (size_t k = 0; k < c->tps_stats.n; k++)
+        if (c->tps_seq[k] == seq)
+            return k;
+    return SIZE_MAX;
+}
+
+void report_fill_cell(const struct results_data *rd, int variant, struct report_cell *c)
+{
+    struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0};
+    size_t n_tps = 0;
+    c->tps = xcalloc(rd->n_samples, sizeof(double));
+    c->per_guest = xcalloc(rd->n_samples, sizeof(double));
+    c->tps_seq = xcalloc(rd->n_samples, sizeof(int));
+    c->skew_max_s = c->host_steal_max = c->host_other_max = c->guest_steal_max = NAN;
+    c->efficiency = NAN;
+    c->unit = "";
+    c->guests = cell_guests(rd, variant, c);
+    /* first the runs that count: their tps_arm */
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        const struct results_sample *s = &rd->samples[i];
+        /* the headline: tps_arm, mbps_arm for a raw I/O workload, ... */
+        if (!report_headline_sample(s) || !isfinite(s->value) ||
+            strcmp(s->arm, c->arm->name) != 0 || !results_sample_in_variant(s, variant) ||
+            !run_counts(rd, s->seq))
+            continue;
+        const struct results_run *run = results_find_run(rd, s->seq);
+        int g = run && run->guests > 0 ? run->guests : c->guests;
+        const char *unit = report_headline_unit(s);
+        if (*c->unit && strcmp(c->unit, unit) != 0)
+            continue; /* one arm, one workload per variant: a stray figure does not mix in */
+        c->unit = unit;
+        c->tps_seq[n_tps] = s->seq;
+        c->per_guest[n_tps] = g > 0 ? s->value / g : NAN;
+        c->tps[n_tps++] = s->value;
+    }
+    stats_summarize(c->tps, n_tps, &c->tps_stats);
+    stats_summarize(c->per_guest, n_tps, &c->per_guest_stats);
+    /* per run: drifted, warm-up (the longest target), noisy */
+    bool *drifted = xcalloc(n_tps + 1, sizeof(bool)), *noisy = xcalloc(n_tps + 1, sizeof(bool)),
+         *unsteady = xcalloc(n_tps + 1, sizeof(bool));
+    double *warm = xcalloc(n_tps + 1, sizeof(double));
+    for (size_t k = 0; k < n_tps; k++)
+        warm[k] = NAN;
+    int fits = -1;
+    const char *basis = "";
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        const struct results_sample *s = &rd->samples[i];
+        if (strcmp(s->arm, c->arm->name) != 0 || !results_sample_in_variant(s, variant) ||
+            !run_counts(rd, s->seq))
+            continue;
+        size_t k = run_index(c, s->seq);
+        if (!strcmp(s->metric, "compression_ratio")) {
+            acc_add(&cr, s->value);
+        } else if (!strcmp(s->metric, "bp_hit_ratio")) {
+            acc_add(&bp, s->value);
+        } else if (!strcmp(s->metric, "host_cache_data_bytes") && !strcmp(s->when, "after")) {
+            acc_add(&hc, s->value);
+        } else if (!strcmp(s->metric, "latency_p95_ms") || !strcmp(s->metric, "clat_p95_ms")) {
+            /* sysbench: a transaction's; fio: one block's completion */
+            acc_add(&p95, s->value);
+        } else if (!strcmp(s->metric, "measure_start_skew_s")) {
+            set_max(&c->skew_max_s, s->value);
+        } else if (!strcmp(s->metric, "steady_state_drift") && isfinite(s->value)) {
+            c->drift_samples++;
+            c->drifting += drift_beyond(s);
+            if (k != SIZE_MAX && drift_beyond(s))
+                drifted[k] = true;
+        } else if (!strcmp(s->metric, "working_set_bytes")) {
+            acc_add(&ws, s->value);
+            int rank = fits_rank(s->fits);
+            if (rank > fits)
+                fits = rank;
+            if (*s->basis)
+                basis = !*basis || !strcmp(basis, s->basis) ? s->basis : "mixed";
+        } else if (!strcmp(s->metric, "buffer_pool_bytes")) {
+            acc_add(&bpb, s->value);
+        } else if (!strcmp(s->metric, "warmup_s")) {
+            if (k != SIZE_MAX)
+                set_max(&warm[k], s->value);
+            if (k != SIZE_MAX && !strcmp(s->steady, "no"))
+                unsteady[k] = true;
+            if (*s->mode)
+                c->warmup_mode = !c->warmup_mode || !strcmp(c->warmup_mode, s->mode)
+                                     ? (!strcmp(s->mode, "auto") ? "auto" : "fixed")
+                                     : "mixed";
+        } else if (!isnan(noise_limit(s->metric)) && isfinite(s->value)) {
+            double *m = !strcmp(s->metric, "host_steal_pct")       ? &c->host_steal_max
+                        : !strcmp(s->metric, "host_other_cpu_pct") ? &c->host_other_max
+                                                                   : &c->guest_steal_max;
+            set_max(m, s->value);
+            if (k != SIZE_MAX && s->value > noise_limit(s->metric))
+                noisy[k] = true;
+        }
+    }
+    for (size_t k = 0; k < n_tps; k++) {
+        c->runs_drifted += drifted[k];
+        c->noisy_runs += noisy[k];
+        c->warmup_not_steady += unsteady[k];
+        acc_add(&wu, warm[k]);
+        const char *pin = pin_state(results_find_run(rd, c->tps_seq[k]));
+        if (k == 0)
+            snprintf(c->pin, sizeof(c->pin), "%s", pin);
+        else if (strcmp(c->pin, pin) != 0)
+            snprintf(c->pin, sizeof(c->pin), "mixed");
+    }
+    free(drifted);
+    free(noisy);
+    free(unsteady);
+    free(warm);
+    c->fits = fits >= 0 ? fits_order[fits] : "";
+    c->fits_basis = basis;
+    if (!c->warmup_mode)
+        c->warmup_mode = "";
+    c->warmup_s = acc_mean(&wu);
+    c->working_set_bytes = acc_mean(&ws);
+    c->buffer_pool_bytes = acc_mean(&bpb);
+    c->compression_ratio = acc_mean(&cr);
+    c->bp_hit_ratio = acc_mean(&bp);
+    c->host_cache_after_bytes = acc_mean(&hc);
+    c->latency_p95_ms = acc_mean(&p95);
+}
+
+double report_ratio_of(const struct report_cell *num, const struct report_cell *den, bool *per)
+{
+    *per = false;
+    if (num == den || num->tps_stats.n == 0 || den->tps_stats.n == 0 || num->guests <= 0 ||
+        den->guests <= 0 || strcmp(num->unit, den->unit) != 0) /* no TPS over MB/s */
+        return NAN;
+    if (num->guests == den->guests)
+        return den->tps_stats.mean == 0 ? NAN : num->tps_stats.mean / den->tps_stats.mean;
+    *per = true;
+    return den->per_guest_stats.mean == 0 ? NAN
+                                          : num->per_guest_stats.mean / den->per_guest_stats.mean;
+}
+
+const char *report_arm_host(const struct results_data *rd, const char *arm)
+{
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        const struct results_sample *s = &rd->samples[i];
+        if (report_headline_sample(s) && !strcmp(s->arm, arm))
+            return s->host;
+    }
+    return "";
+}
+
+/* Each arm's host arm to compare with: one on the same host if any ran there. */
+void report_choose_host_refs(struct report *r, int *ref, bool *elsewhere)
+{
+    const struct results_data *rd = r->rd;
+    const char **host = xcalloc(rd->n_arms + 1, sizeof(*host));
+    for (size_t a = 0; a < rd->n_arms; a++)
+        host[a] = report_arm_host(rd, rd->arms[a].name);
+    for (size_t a = 0; a < rd->n_arms; a++) {
+        ref[a] = r->host_arm;
+        elsewhere[a] = false;
+        if (r->host_arm < 0 || !*host[a])
+            continue;
+        bool found = false;
+        for (size_t h = 0; h < rd->n_arms && !found; h++)
+            if (!strcmp(rd->arms[h].kind, "host") && !strcmp(host[h], host[a])) {
+                ref[a] = (int)h;
+                found = true;
+            }
+        elsewhere[a] = !found && *host[ref[a]] && strcmp(host[ref[a]], host[a]) != 0;
+    }
+    free(host);
+}
+
+const char *report_accel_warning(const struct report *r)
+{
+    if (!results_is_tcg(r->rd))
+        return NULL;
+    return "These figures come from QEMU software emulation (TCG), not KVM: they are not "
+           "comparable with KVM figures.";
+}
+
+const char *report_noise_verdict(const struct report_cell *c)
+{
+    if (isnan(c->host_steal_max) && isnan(c->host_other_max) && isnan(c->guest_steal_max))
+        return "n/a";
+    return c->noisy_runs ? "noisy" : "quiet";
+}
+
+void report_ratios_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    const struct report_variant *rv = &r->variants[variant];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t a = 0; a < r->rd->n_arms; a++) {
+            const struct report_cell *c = &rv->cells[a];
+            int ref = pass == 0 ? c->host_ref : r->first_guest_arm;
+            if (ref < 0)
+                continue;
+            double v = pass == 0 ? c->ratio_host : c->ratio_first_guest;
+            bool per = pass == 0 ? c->ratio_host_per_guest : c->ratio_first_guest_per_guest;
+            if (isnan(v) || used >= len)
+                continue;
+            used += (size_t)snprintf(buf + used, len - used, "%s%s/%s %.3f %s", used ? ", " : "",
+                                     c->arm->name, r->rd->arms[ref].name, v,
+                                     per ? "per guest" : "aggregate");
+        }
+    }
+}

@@ -1,0 +1,215 @@
+/* report.h: the report layer -- what a results directory says: statistics
+ * (stats.h), cells and ratios (this file), the time budget and its model
+ * (gap.h), tables and text formats (report_format.c, table.h), plots
+ * (plot.h), the html page (html.h), compare (compare.h) and vbed list
+ * (runlist.h). It may call results/, scenario/ and util/.
+ *
+ * What a results directory says, as numbers and tables.
+ *
+ * report_build() turns the samples of a results directory (resultsread.h)
+ * into one cell per (variant, arm): the arm's TPS per repeat (the tps_arm
+ * sample of each run: the sum over its guests of their mean interval TPS
+ * over the common measure window, warm-up excluded) with mean, sd, n, 95%
+ * CI and CV, and the same per guest (tps_arm / the run's guests); ratios of
+ * mean TPS per guest (every non-host arm / the host arm, every guest arm
+ * after the first / the first guest arm), which are aggregate ratios when
+ * both arms have the same number of guests, and say which; when guests is
+ * a variant axis, the scaling of each arm (consolidation efficiency); the
+ * conditions of each cell (where the data fits, warm-up, steady state,
+ * noise, CPU pinning); and the figures that explain them (means over guests
+ * and repeats). It also collects notes: runs whose TPS still drifts or that
+ * never became steady in warm-up, runs measured on a noisy machine, cells
+ * whose data fits in the buffer pool, runs whose guests started measuring
+ * far apart, runs that failed or did not run, layer counters that do not
+ * fit together. When the results hold per-layer counters (gap.h), each
+ * cell has its layers and, for a guest arm, the split of its gap to the
+ * host arm: where a transaction's time goes.
+ *
+ * Every output format (table, csv = summary.csv, json, markdown, and the
+ * html page in html.c) is fed from the same struct report. A cell of fewer
+ * than 2 repeats has a mean but no sd, CI or CV: "-" in tables, empty in
+ * csv, null in json.
+ *
+ * The files: build.c puts a report together from the cells (report.c),
+ * the scaling (scaling.c) and the notes (notes.c); format_text.c (table,
+ * markdown), format_csv.c (csv, summary.csv) and format_json.c print it,
+ * report_hosts.c adds the per-host table. */
+#ifndef VBED_REPORT_H
+#define VBED_REPORT_H
+
+#include "report/gap.h"
+#include "results/resultsread.h"
+#include "report/stats.h"
+#include "report/table.h"
+
+#include <stdio.h>
+
+#define REPORT_SKEW_LIMIT 0.1 /* measure start skew above this share of the window */
+/* the steady-state and noise limits are verdicts.h's */
+
+struct report_cell {
+    const struct results_arm *arm;
+    double *tps;       /* tps_arm of each run, in run order */
+    double *per_guest; /* tps_arm / the run's guests, in run order */
+    int *tps_seq;      /* the run (seq) of each */
+    struct stats_summary tps_stats, per_guest_stats;
+    const char *unit; /* of tps*: "tx/s" (tps_arm) or "MB/s" (mbps_arm); "" if no run counted */
+    int guests; /* the runs' config.guests (1 for a host arm); else the guests seen; 0 unknown */
+    /* ratios of mean TPS per guest (equal to the aggregate ratio when both
+     * arms have the same number of guests: then *_per_guest is false) */
+    /* the host arm it is compared with: the first one that ran on its host,
+     * else the first host arm (host_ref_elsewhere); -1 if none */
+    int host_ref;
+    bool host_ref_elsewhere;
+    double ratio_host;        /* / that host arm; NAN if not applicable */
+    bool ratio_host_per_guest;
+    double ratio_first_guest; /* / the first guest arm; NAN if not applicable */
+    bool ratio_first_guest_per_guest;
+    /* guests as a variant axis: TPS / (guests x TPS of 1 guest alone) in the
+     * same settings; NAN when not applicable */
+    double efficiency;
+    /* explaining figures, means over guests and repeats; NAN when absent */
+    double compression_ratio, bp_hit_ratio, host_cache_after_bytes, latency_p95_ms;
+    double skew_max_s;           /* measure_start_skew_s, the largest; NAN when absent */
+    int drifting, drift_samples; /* steady_state_drift beyond the limit, of all */
+    int runs_drifted;            /* counted runs with a target beyond the drift limit */
+    /* where the data fits: the largest cache level any target needed
+     * ("buffer_pool" < "guest_page_cache" < "host_page_cache" < "none"), "" unknown */
+    const char *fits, *fits_basis;
+    double working_set_bytes, buffer_pool_bytes; /* means over targets and runs */
+    /* warm-up: mean over runs of the longest a target needed; NAN unknown */
+    double warmup_s;
+    const char *warmup_mode; /* "auto", "fixed", "mixed" or "" */
+    int warmup_not_steady;   /* runs in which a target reached warmup_max unsteady */
+    /* noise: the largest figure over the counted runs; NAN: not available */
+    double host_steal_max, host_other_max, guest_steal_max;
+    int noisy_runs;
+    char pin[24]; /* "pinned", "not pinned", "none", "mixed" or "" */
+    /* where the time goes (gap.h): the arm's layers, and for a guest arm
+     * its split against the host arm (valid false when not applicable) */
+    struct gap_arm layers;
+    struct gap_split gap;
+};
+
+struct report_variant {
+    const struct results_variant *variant;
+    struct report_cell *cells; /* one per arm, in rd->arms order */
+};
+
+enum report_note_kind {
+    NOTE_DRIFT,
+    NOTE_WARMUP,
+    NOTE_NOISE,
+    NOTE_SKEW,
+    NOTE_RUN_STATUS,
+    NOTE_FITS,
+    NOTE_NOT_RUN,
+    NOTE_SKIPPED_LINES,
+    NOTE_LAYERS, /* counters of an arm's layers that do not fit together */
+    NOTE_HOST_ELSEWHERE /* an arm compared with a host arm that ran on another host */
+};
+
+struct report_note {
+    enum report_note_kind kind;
+    int seq, repeat, guest;
+    const char *arm;
+    const char *figure; /* NOTE_NOISE: the metric */
+    double value, limit, window;
+    const char *status;
+    char *text; /* the note as a sentence */
+};
+
+/* guests as a variant axis: one arm in one setting of the other axes */
+struct report_scaling {
+    size_t arm;               /* index into rd->arms */
+    char *group;              /* the variant label without its guests item; "" if none */
+    size_t *variants;         /* indexes into report.variants, by guests */
+    size_t n;
+};
+
+struct report {
+    const struct results_data *rd;
+    struct report_variant *variants; /* rd->n_variants of them */
+    int host_arm, first_guest_arm;   /* index into rd->arms, -1 if none */
+    struct report_note *notes;
+    size_t n_notes;
+    struct report_scaling *scaling;
+    size_t n_scaling;
+    bool has_layers; /* some arm has per-layer counters (gap.h): show them */
+    /* the headline figure of every cell (workloads/workload.h): the one
+     * sample of a run whose metric ends in "_arm" (report_headline_sample):
+     * "TPS" from tps_arm (tx/s, sysbench-oltp), else its unit -- "MB/s"
+     * from mbps_arm (seq_write, seq_read, tar_extract), "q/s" from qps_arm
+     * (mariadb_slap) -- and "TPS or MB/s" when a scenario mixes them; the
+     * cells' tps* fields and the csv/json tps_* names hold it whatever its
+     * unit */
+    const char *headline;
+    char headline_buf[64];
+    bool headline_other; /* some headline is neither tx/s nor MB/s */
+};
+
+/* s is a run's headline: tps_arm (tx/s), mbps_arm (MB/s), or another
+ * metric "<name>_arm" whose unit is a short word of letters, digits, '/'
+ * and '%' (the reader let it through as text; it becomes a column title, a
+ * plot label). */
+bool report_headline_sample(const struct results_sample *s);
+/* Its unit: tx/s and MB/s by the metric's name, as vbed writes them; the
+ * sample's own for any other headline. */
+const char *report_headline_unit(const struct results_sample *s);
+
+/* Build the report of rd (which must outlive it). Never fails. */
+struct report *report_build(const struct results_data *rd);
+void report_free(struct report *r);
+
+/* Print the whole report in a format. */
+void report_print(const struct report *r, enum report_format f, FILE *out);
+
+/* How TPS and the explaining figures are defined, as sentences. */
+extern const char report_tps_rule[];
+extern const char report_mbps_rule[];
+/* for a headline that is neither */
+extern const char report_other_rule[];
+extern const char report_figures_rule[];
+extern const char report_scaling_rule[];
+
+/* A cell's noise: "noisy" (a counted run beyond a limit of verdicts.h),
+ * "quiet", or "n/a" when no noise figure was recorded. */
+const char *report_noise_verdict(const struct report_cell *c);
+
+/* The TCG warning sentence, or NULL for KVM (and unknown) runs. */
+const char *report_accel_warning(const struct report *r);
+/* "guest/host 0.024 per guest, tuned/host 0.040 aggregate, ..." or "" */
+void report_ratios_text(const struct report *r, size_t variant, char *buf, size_t len);
+
+/* Arms whose guests ran on several hosts: per (arm, host) guests, TPS per
+ * guest and boot-to-ready (report_hosts.c); NULL when no arm did. */
+struct report_table *report_hosts_table(const struct report *r);
+
+/* The tables of one variant (human formatting), and summary.csv's. */
+struct report_table *report_tps_table(const struct report *r, size_t variant);
+struct report_table *report_figures_table(const struct report *r, size_t variant);
+struct report_table *report_summary_table(const struct report *r);
+/* How each cell was measured: fits in, warm-up, steady state, noise, pin. */
+struct report_table *report_conditions_table(const struct report *r, size_t variant);
+/* Per layer of every arm: requests, waits and cache hit ratios per
+ * transaction, copies of the data (gap.h). */
+struct report_table *report_layers_table(const struct report *r, size_t variant);
+/* Where the time goes: per arm its time per transaction split into CPU,
+ * compression CPU, reads, writes and the rest, and copies of the data. */
+struct report_table *report_time_table(const struct report *r, size_t variant);
+/* Per guest arm the split of its difference from the host arm, in points
+ * of loss and ms (no rows when no split applies). */
+struct report_table *report_gap_table(const struct report *r, size_t variant);
+/* The generated sentences of a variant (one per guest arm), one per line. */
+void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len);
+extern const char report_gap_rule[];
+/* guests as an axis: one row per (arm, setting, guests); NULL when none. */
+struct report_table *report_scaling_table(const struct report *r);
+
+/* Write summary.csv (one row per variant x arm) into dir. -1 reported. */
+int report_write_summary_to(const struct report *r, const char *dir);
+/* Read results_dir and write its summary.csv (the runner calls this at the
+ * end of a run). -1 reported. */
+int report_write_summary(const char *results_dir);
+
+#endif

@@ -1,0 +1,63 @@
+/* mycnf.c: render my.cnf for a run (see mycnf.h). */
+#include "scenario/mycnf.h"
+
+#include "util/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *mycnf_render(const struct run_config *c)
+{
+    char bp[32], log[32];
+    format_size(c->buffer_pool, bp, sizeof(bp));
+    format_size(c->log_file_size, log, sizeof(log));
+    const char *algo = c->compression == COMP_PAGE_LZ4 ? "lz4"
+                       : c->compression == COMP_PAGE_ZLIB ? "zlib"
+                                                          : "none";
+    long long conns = c->threads * 2 + 20;
+    if (conns < 151)
+        conns = 151;
+    char *out = NULL;
+    if (asprintf(&out,
+                 "# my.cnf written by vbed from the scenario's keys: the whole server\n"
+                 "# configuration, the same for every arm (guests: /etc/mysql/my.cnf; the host\n"
+                 "# arm: --defaults-file, with datadir, socket, pid file and error log on its\n"
+                 "# command line)\n"
+                 "[mariadbd]\n"
+                 "character_set_server = utf8mb4\n"
+                 "collation_server = utf8mb4_general_ci\n"
+                 "innodb_buffer_pool_size = %s\n"
+                 "innodb_flush_method = %s\n"
+                 "innodb_log_file_size = %s\n"
+                 "innodb_flush_log_at_trx_commit = %d\n"
+                 "innodb_doublewrite = %s\n"
+                 "innodb_file_per_table = ON\n"
+                 "innodb_compression_algorithm = %s\n"
+                 "max_connections = %lld\n"
+                 "skip_name_resolve = ON\n"
+                 "log_error = /var/log/mysql/error.log\n"
+                 "%s",
+                 bp, key_choice("flush_method", c->flush_method), log,
+                 run_config_flush_log_at_trx_commit(c), c->doublewrite ? "ON" : "OFF", algo,
+                 conns,
+                 c->compression == COMP_PAGE_LZ4 ? "plugin_load_add = provider_lz4\n" : "") < 0)
+        abort();
+    return out;
+}
+
+const char *mycnf_table_options(const struct run_config *c, char *buf, unsigned long len)
+{
+    switch (c->compression) {
+    case COMP_ROW_ZLIB:
+        snprintf(buf, len, "ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=%d", run_config_key_block_size(c));
+        break;
+    case COMP_PAGE_ZLIB:
+    case COMP_PAGE_LZ4:
+        snprintf(buf, len, "PAGE_COMPRESSED=1");
+        break;
+    default:
+        buf[0] = '\0';
+    }
+    return buf;
+}

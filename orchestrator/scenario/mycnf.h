@@ -1,0 +1,19 @@
+/* mycnf.h: the MariaDB configuration of a run, rendered from its keys.
+ *
+ * The same text goes to every guest of the run and to the host arm's
+ * private mariadbd (whose datadir, socket and pid file are given on its
+ * command line, not here), so that the arms differ only where the scenario
+ * says they do. Golden files: tests/data/mycnf/. */
+#ifndef VBED_MYCNF_H
+#define VBED_MYCNF_H
+
+#include "scenario/keys.h"
+
+/* malloc'd text */
+char *mycnf_render(const struct run_config *cfg);
+
+/* Table options that make sysbench create compressed tables ("" for none):
+ * ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=n, or PAGE_COMPRESSED=1. */
+const char *mycnf_table_options(const struct run_config *cfg, char *buf, unsigned long len);
+
+#endif

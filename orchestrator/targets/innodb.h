@@ -1,0 +1,53 @@
+/* innodb.h: what InnoDB says about the sysbench tables and its own work.
+ *
+ * Compression check after prepare: every sbtest table carries the run's
+ * format (ROW_FORMAT=COMPRESSED with the KEY_BLOCK_SIZE, or
+ * PAGE_COMPRESSED=1 with the algorithm, the lz4 provider ACTIVE), and the
+ * paper's ratio r: the same rows copied into an uncompressed table take
+ * `logical` bytes on disk, the compressed sbtest1 takes `allocated`
+ * (both after FLUSH TABLES ... FOR EXPORT, so that page-compressed pages are
+ * on disk). Counters (status variables, INNODB_CMP) are snapshots; the
+ * measure phase's figures are the difference of two. */
+#ifndef VBED_INNODB_H
+#define VBED_INNODB_H
+
+#include "scenario/keys.h"
+#include "targets/sql.h"
+
+#include <stdbool.h>
+
+struct innodb_counters {
+    double bp_read_requests, bp_reads;
+    double cmp_compress_ops, cmp_compress_ops_ok, cmp_compress_time;
+    double cmp_uncompress_ops, cmp_uncompress_time;
+    double page_compression_saved, pages_page_compressed, pages_page_decompressed;
+};
+
+struct innodb_compression {
+    bool took_effect;
+    char problem[256];       /* why not, when !took_effect */
+    long long allocated;     /* sbtest1 on disk */
+    long long logical;       /* the same rows uncompressed */
+    double ratio;            /* logical / allocated */
+    bool provider_lz4;       /* plugin ACTIVE */
+};
+
+int innodb_counters(struct sql *s, struct innodb_counters *out);
+/* after - before, field by field */
+void innodb_counters_delta(const struct innodb_counters *before, const struct innodb_counters *after,
+                           struct innodb_counters *delta);
+
+/* Check the tables of a run with compression != none. -1 only if a query
+ * failed (reported); a compression that did not take effect returns 0 with
+ * took_effect false and the problem said. */
+int innodb_check_compression(struct sql *s, const struct run_config *cfg,
+                             struct innodb_compression *out);
+
+/* Bytes of the sysbench tables' tablespace files (FILE_SIZE summed over
+ * sbtest/sbtest*): what a cache must hold to hold the data. -1 reported. */
+int innodb_data_bytes(struct sql *s, long long *bytes);
+
+/* The server's version string. */
+int innodb_version(struct sql *s, char *buf, unsigned long len);
+
+#endif

@@ -1,0 +1,71 @@
+/* target.c: what every kind of target shares (see target.h): where a
+ * program's output goes, when it started, and the calls passed on to the
+ * target's ops. */
+#include "targets/target.h"
+
+#include "util/paths.h"
+#include "util/textfile.h"
+
+#include <stdio.h>
+#include <sys/time.h>
+
+static double unix_now(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+bool target_is_local(const struct target *t) { return !t->hs || hostside_is_local(t->hs); }
+
+void target_close(struct target *t)
+{
+    if (t->ops && t->ops->close)
+        t->ops->close(t);
+    t->sql = NULL;
+    t->impl = NULL;
+}
+
+int target_start(struct target *t, const char *const argv[], const char *const env[],
+                 const char *out_name)
+{
+    path_join(t->out_path, sizeof(t->out_path), t->dir, out_name);
+    int rc = t->ops->start(t, argv, env);
+    /* the program exists now: this is when its run started */
+    t->started = unix_now();
+    return rc;
+}
+
+int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
+{
+    return t->ops->wait(t, timeout, first_ms, exitcode);
+}
+
+char *target_output(const struct target *t) { return textfile_read(t->out_path); }
+
+int target_capture(struct target *t, const char *const argv[], long timeout, char **out, int *exitcode)
+{
+    *out = NULL;
+    return t->ops->capture ? t->ops->capture(t, argv, timeout, out, exitcode) : -1;
+}
+
+char *target_read_text(struct target *t, const char *path) { return t->ops->read_text(t, path); }
+
+double target_cpu_s(struct target *t) { return t->ops->cpu_s(t); }
+
+int target_status(struct target *t, struct target_status *st)
+{
+    return t->ops->status ? t->ops->status(t, st) : -1;
+}
+
+int target_fetch_log(struct target *t, const char *name)
+{
+    char dest[PATH_MAX];
+    path_join(dest, sizeof(dest), t->dir, name);
+    return t->ops->fetch_log(t, dest);
+}
+
+int target_archive(struct target *t, bool make, char *buf, size_t len)
+{
+    return t->ops->archive(t, make, buf, len);
+}

@@ -1,0 +1,127 @@
+/* target.h: the targets layer -- where a workload runs, behind one
+ * interface: a guest (programs through its guest agent, queries through
+ * the mariadb client there; target_guest.c), the host arm on this machine
+ * (child processes in its cgroup, queries through libmariadb; hostarm.c)
+ * and the host arm on an ssh host (`vbed host arm-...` requests;
+ * hostarm_remote.c); target_hostarm.c puts the two host arms behind the
+ * interface. Also here: SQL to a target's server (sql.h) and what vbed
+ * asks InnoDB (innodb.h). The experiment and the workloads never ask which
+ * kind a target is: what differs is in the ops below or in the data a
+ * target carries (its paths, its host). It may call virt/, image/,
+ * hostside/, report/, results/, scenario/ and util/.
+ *
+ * Threads: each target is driven by one thread at a time (the
+ * experiment's thread for it); different targets in parallel. */
+#ifndef VBED_TARGET_H
+#define VBED_TARGET_H
+
+#include "hostside/hostside.h"
+#include "targets/sql.h"
+
+#include <libvirt/libvirt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct target;
+struct hostarm_limits;
+
+/* What a target's server process did, as far as it can tell (a host arm;
+ * a guest tells nothing here: libvirt counts its CPU, target_cpu_s). */
+struct target_status {
+    double server_cpu_s;      /* its mariadbd's CPU seconds; -1 unknown */
+    double programs_cpu_s;    /* CPU seconds of the programs it ran (sysbench ...) */
+    double read_bytes;        /* mariadbd's /proc/<pid>/io; NAN unknown */
+    double write_bytes;
+    long long resident_bytes; /* its tables (sbtest*.ibd) in its host's page cache; -1 unknown */
+};
+
+struct target_ops {
+    const char *kind; /* "guest", "host arm", "remote host arm": for messages */
+    /* start argv with env, its output in t->out_path; the pid (or the
+     * agent's) is kept in t. -1 reported. */
+    int (*start)(struct target *t, const char *const argv[], const char *const env[]);
+    /* wait for it (first look after first_ms); its exit code. -1 reported */
+    int (*wait)(struct target *t, long timeout, long first_ms, int *exitcode);
+    /* a short program's stdout (malloc'd, NUL-terminated) and exit code;
+     * -1 if it could not run here */
+    int (*capture)(struct target *t, const char *const argv[], long timeout, char **out,
+                   int *exitcode);
+    /* a small text file of the target's own system; NULL if unreadable */
+    char *(*read_text)(struct target *t, const char *path);
+    /* CPU seconds its server has used (target_cpu_s); -1 unknown */
+    double (*cpu_s)(struct target *t);
+    /* its server's figures; -1 if it has none to give */
+    int (*status)(struct target *t, struct target_status *st);
+    /* MariaDB's error log copied to dest on this machine; -1 if unreadable */
+    int (*fetch_log)(struct target *t, const char *dest);
+    /* tar_extract's fixed archive there: its path into buf; with make, made
+     * first where the image does not hold it. -1 reported */
+    int (*archive)(struct target *t, bool make, char *buf, size_t len);
+    /* let go of what the target holds (a host arm: stopped and removed) */
+    void (*close)(struct target *t);
+};
+
+struct target {
+    const struct target_ops *ops;
+    void *impl;               /* the implementation's own (a struct hostarm) */
+    char name[64];            /* domain name, or "host" */
+    int guest;                /* 1..n; 0 for the host arm: the samples' "guest" label */
+    int arm_kind;             /* ARM_GUEST or ARM_HOST (keys.h): the working-set model's */
+    bool own_kernel;          /* it has a kernel and page cache of its own (a guest) */
+    virDomainPtr dom;         /* a guest's domain, for libvirt's stats (probes); else NULL */
+    struct sql *sql;          /* its server */
+    char lua[PATH_MAX];       /* vbed_oltp.lua on the target */
+    char socket[PATH_MAX];    /* the server's socket on the target */
+    char errlog[PATH_MAX];    /* the server's error log on the target */
+    char io_dir[PATH_MAX];    /* where a raw I/O workload writes on the target */
+    char data_path[PATH_MAX]; /* where its data lives on its host: a guest's data disk file,
+                                 the host arm's datadir; "" if none */
+    struct hostside *hs;      /* its host (hostside.h); not owned */
+    char host_label[512];     /* that host's label in samples */
+    long long host_memory;    /* MemTotal of its host; -1 unknown (set by the experiment) */
+    char dir[PATH_MAX];       /* where its raw logs go, on this machine */
+    /* the running program, between target_start and target_wait */
+    long long agent_pid;
+    pid_t local_pid;
+    char out_path[PATH_MAX];
+    double started;           /* UNIX time the program was started */
+};
+
+/* A guest target (after its domain is ready): its data disk's file on
+ * host hs (data_file, "" if none), raw logs into dir. */
+void target_open_guest(struct target *t, int n, virDomainPtr dom, struct hostside *hs,
+                       const char *host_label, const char *data_file, const char *dir);
+/* The host arm, started on hs's host (this machine or an ssh host) as
+ * hostarm.h says: its private mariadbd under base/name with my.cnf text
+ * mycnf and the workload script lua (a file here). -1 reported; on success
+ * target_close stops and removes it. */
+int target_open_host_arm(struct target *t, struct hostside *hs, const struct hostarm_limits *l,
+                         const char *mycnf, const char *lua, const char *base, const char *name,
+                         const char *dir);
+/* Its CPU set and whether it is confined, for the records (a host arm:
+ * hostarm.h; "" and false otherwise). */
+const char *target_host_arm_cpus(const struct target *t, bool *confined);
+void target_close(struct target *t);
+
+/* The target runs on the machine vbed runs on. */
+bool target_is_local(const struct target *t);
+
+/* Start argv with env; its output goes to dir/out_name. -1 reported. */
+int target_start(struct target *t, const char *const argv[], const char *const env[],
+                 const char *out_name);
+/* Wait for it; its exit code into *exitcode. -1 reported (timeout, agent
+ * failure, interruption). */
+int target_wait(struct target *t, long timeout, long first_ms, int *exitcode);
+/* The whole output file of the last program (malloc'd), or NULL. */
+char *target_output(const struct target *t);
+/* See struct target_ops. */
+int target_capture(struct target *t, const char *const argv[], long timeout, char **out, int *exitcode);
+char *target_read_text(struct target *t, const char *path);
+double target_cpu_s(struct target *t);
+int target_status(struct target *t, struct target_status *st);
+/* MariaDB's error log into dir/name. */
+int target_fetch_log(struct target *t, const char *name);
+int target_archive(struct target *t, bool make, char *buf, size_t len);
+
+#endif

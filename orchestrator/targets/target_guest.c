@@ -1,0 +1,129 @@
+/* target_guest.c: a guest as a target (see target.h): programs run through
+ * its guest agent, queries through the mariadb client there, files read
+ * through the agent, its CPU as libvirt counts it (the whole QEMU). */
+#include "targets/target.h"
+
+#include "image/archive.h"
+#include "scenario/keys.h"
+#include "util/paths.h"
+#include "util/textfile.h"
+#include "util/xalloc.h"
+#include "virt/agent.h"
+#include "virt/configdisk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int start(struct target *t, const char *const argv[], const char *const env[])
+{
+    return agent_exec_start(t->dom, argv, env, &t->agent_pid);
+}
+
+static int wait_for(struct target *t, long timeout, long first_ms, int *exitcode)
+{
+    struct agent_result r = {0};
+    if (agent_exec_wait(t->dom, t->agent_pid, timeout, first_ms, 1000, &r) < 0)
+        return -1;
+    /* stdout, then stderr: one raw log as a terminal would show it */
+    int rc = textfile_write(t->out_path, r.out, r.out_len);
+    if (rc == 0 && r.err_len) {
+        FILE *f = fopen(t->out_path, "a");
+        if (f) {
+            fwrite(r.err, 1, r.err_len, f);
+            fclose(f);
+        }
+    }
+    *exitcode = r.exitcode;
+    agent_result_free(&r);
+    return rc;
+}
+
+static int capture(struct target *t, const char *const argv[], long timeout, char **out, int *exitcode)
+{
+    struct agent_result r = {0};
+    if (agent_exec(t->dom, argv, NULL, timeout, &r) < 0) {
+        agent_result_free(&r);
+        return -1;
+    }
+    *out = xcalloc(r.out_len + 1, 1);
+    memcpy(*out, r.out ? r.out : "", r.out_len);
+    *exitcode = r.exitcode;
+    agent_result_free(&r);
+    return 0;
+}
+
+static char *read_text(struct target *t, const char *path)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (agent_read_file(t->dom, path, 1 << 20, &data, &len, true) < 0)
+        return NULL;
+    char *text = xcalloc(len + 1, 1);
+    memcpy(text, data, len);
+    free(data);
+    return text;
+}
+
+static double cpu_s(struct target *t)
+{
+    virDomainInfo info;
+    if (virDomainGetInfo(t->dom, &info) < 0)
+        return -1;
+    return (double)info.cpuTime / 1e9;
+}
+
+static int fetch_log(struct target *t, const char *dest)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (agent_read_file(t->dom, t->errlog, 64 << 20, &data, &len, true) < 0)
+        return -1;
+    int rc = textfile_write(dest, data, len);
+    free(data);
+    return rc;
+}
+
+static int archive(struct target *t, bool make, char *buf, size_t len)
+{
+    (void)t, (void)make;
+    snprintf(buf, len, "%s", ARCHIVE_GUEST_PATH); /* in the image */
+    return 0;
+}
+
+static void close_guest(struct target *t) { sql_close(t->sql); }
+
+static const struct target_ops guest_ops = {
+    .kind = "guest",
+    .start = start,
+    .wait = wait_for,
+    .capture = capture,
+    .read_text = read_text,
+    .cpu_s = cpu_s,
+    .status = NULL,
+    .fetch_log = fetch_log,
+    .archive = archive,
+    .close = close_guest,
+};
+
+void target_open_guest(struct target *t, int n, virDomainPtr dom, struct hostside *hs,
+                       const char *host_label, const char *data_file, const char *dir)
+{
+    memset(t, 0, sizeof(*t));
+    t->ops = &guest_ops;
+    snprintf(t->name, sizeof(t->name), "%s", virDomainGetName(dom));
+    t->guest = n;
+    t->arm_kind = ARM_GUEST;
+    t->own_kernel = true;
+    t->dom = dom;
+    t->sql = sql_open_agent(dom);
+    snprintf(t->lua, sizeof(t->lua), "/usr/local/share/vbed/vbed_oltp.lua");
+    snprintf(t->socket, sizeof(t->socket), "/run/mysqld/mysqld.sock");
+    snprintf(t->errlog, sizeof(t->errlog), "/var/log/mysql/error.log");
+    snprintf(t->io_dir, sizeof(t->io_dir), "%s", IO_GUEST_DIR);
+    snprintf(t->data_path, sizeof(t->data_path), "%s", data_file ? data_file : "");
+    t->hs = hs;
+    snprintf(t->host_label, sizeof(t->host_label), "%s", host_label);
+    snprintf(t->dir, sizeof(t->dir), "%s", dir);
+    t->local_pid = -1;
+}

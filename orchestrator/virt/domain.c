@@ -1,0 +1,282 @@
+/* domain.c: write a guest's libvirt domain XML with libxml2's text writer.
+ *
+ * The guest boots its kernel directly (no bootloader), has three virtio
+ * disks told apart by serial (root overlay, data disk under test, read-only
+ * run configuration) and, with data_disks > 1, the other data disks after
+ * them (vbed-data-2 ...), a virtio-serial channel for the QEMU guest agent and
+ * a serial console written to a file. Shutdown, reboot and crash all end
+ * the domain: vbed's guests are transient and never meant to come back. */
+#include "virt/domain.h"
+
+#include "scenario/keys.h"
+#include "util/log.h"
+#include "util/xmlout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void domain_name(char *buf, unsigned long len, const char *runid, const char *arm, int n)
+{
+    snprintf(buf, len, "vbed-%s-%s-%d", runid, arm, n);
+}
+
+/* <metadata> naming the session and machine that made the domain */
+static int write_owner(xmlTextWriterPtr w, const char *session, const char *machine)
+{
+    if (!machine)
+        return 0;
+    XO(xo_start(w, "metadata"));
+    XO(xo_start(w, DOMAIN_OWNER_PREFIX ":owner"));
+    XO(xo_attr(w, "xmlns:" DOMAIN_OWNER_PREFIX, DOMAIN_OWNER_NS));
+    if (session)
+        XO(xo_attr(w, "session", session));
+    XO(xo_attr(w, "machine", machine));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
+}
+
+static int write_serial_file(xmlTextWriterPtr w, const char *path)
+{
+    XO(xo_start(w, "serial"));
+    XO(xo_attr(w, "type", "file"));
+    XO(xo_start(w, "source"));
+    XO(xo_attr(w, "path", path));
+    XO(xo_end(w));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "port", "0"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
+}
+
+struct disk_xml {
+    const char *path;
+    const char *format;
+    const char *cache;  /* NULL: QEMU's default */
+    const char *io;     /* NULL: QEMU's default */
+    const char *dev;
+    const char *serial;
+    int readonly;
+};
+
+static int write_disk(xmlTextWriterPtr w, const struct disk_xml *d)
+{
+    XO(xo_start(w, "disk"));
+    XO(xo_attr(w, "type", "file"));
+    XO(xo_attr(w, "device", "disk"));
+    XO(xo_start(w, "driver"));
+    XO(xo_attr(w, "name", "qemu"));
+    XO(xo_attr(w, "type", d->format));
+    if (d->cache)
+        XO(xo_attr(w, "cache", d->cache));
+    if (d->io)
+        XO(xo_attr(w, "io", d->io));
+    XO(xo_end(w));
+    XO(xo_start(w, "source"));
+    XO(xo_attr(w, "file", d->path));
+    XO(xo_end(w));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "dev", d->dev));
+    XO(xo_attr(w, "bus", "virtio"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "serial", d->serial));
+    if (d->readonly)
+        XO(xo_empty_el(w, "readonly"));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
+}
+
+static int write_devices(xmlTextWriterPtr w, const struct domain_spec *s)
+{
+    XO(xo_start(w, "devices"));
+    struct disk_xml root = {s->root_path, "qcow2", NULL, NULL, "vda", DOMAIN_SERIAL_ROOT, 0};
+    XO(write_disk(w, &root));
+    if (s->data_path) {
+        struct disk_xml data = {s->data_path, key_choice("disk_format", s->data_format),
+                                key_choice("disk_cache", s->data_cache),
+                                key_choice("disk_io", s->data_io), "vdb", DOMAIN_SERIAL_DATA, 0};
+        XO(write_disk(w, &data));
+    }
+    struct disk_xml config = {s->config_path, "raw", NULL, NULL, "vdc", DOMAIN_SERIAL_CONFIG, 1};
+    XO(write_disk(w, &config));
+    for (int i = 0; s->data_path && i < s->n_more_data && i < 15; i++) {
+        char dev[8], serial[32];
+        snprintf(dev, sizeof(dev), "vd%c", 'd' + i);
+        snprintf(serial, sizeof(serial), "%s-%d", DOMAIN_SERIAL_DATA, i + 2);
+        struct disk_xml data = {s->more_data_path[i], key_choice("disk_format", s->data_format),
+                                key_choice("disk_cache", s->data_cache),
+                                key_choice("disk_io", s->data_io), dev, serial, 0};
+        XO(write_disk(w, &data));
+    }
+
+    XO(xo_start(w, "channel"));
+    XO(xo_attr(w, "type", "unix"));
+    XO(xo_start(w, "target"));
+    XO(xo_attr(w, "type", "virtio"));
+    XO(xo_attr(w, "name", DOMAIN_AGENT_CHANNEL));
+    XO(xo_end(w));
+    XO(xo_end(w));
+
+    XO(write_serial_file(w, s->console_log));
+
+    /* entropy for a guest that boots under TCG; no balloon: memory is fixed */
+    XO(xo_start(w, "rng"));
+    XO(xo_attr(w, "model", "virtio"));
+    XO(xo_start(w, "backend"));
+    XO(xo_attr(w, "model", "random"));
+    XO(xo_text(w, "/dev/urandom"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    /* a balloon that is never inflated, for its statistics: the guest's
+     * page cache seen from the host (balloon.disk_caches, layers.h) */
+    XO(xo_start(w, "memballoon"));
+    XO(xo_attr(w, "model", "virtio"));
+    XO(xo_start(w, "stats"));
+    XO(xo_attr(w, "period", "5"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    XO(xo_end(w)); /* devices */
+    return 0;
+fail:
+    return -1;
+}
+
+static int write_domain(xmlTextWriterPtr w, const struct domain_spec *s)
+{
+    char num[64];
+    XO(xo_start(w, "domain"));
+    XO(xo_attr(w, "type", s->virt_type == VIRT_KVM ? "kvm" : "qemu"));
+    XO(xo_text_el(w, "name", s->name));
+    XO(write_owner(w, s->session, s->machine));
+    XO(xo_start(w, "memory"));
+    XO(xo_attr(w, "unit", "KiB"));
+    snprintf(num, sizeof(num), "%lld", s->memory / 1024);
+    XO(xo_text(w, num));
+    XO(xo_end(w));
+    snprintf(num, sizeof(num), "%lld", s->vcpus);
+    XO(xo_text_el(w, "vcpu", num));
+    if (s->vcpu_pin || s->emulator_pin >= 0) {
+        XO(xo_start(w, "cputune"));
+        for (long long v = 0; s->vcpu_pin && v < s->vcpus; v++) {
+            XO(xo_start(w, "vcpupin"));
+            snprintf(num, sizeof(num), "%lld", v);
+            XO(xo_attr(w, "vcpu", num));
+            snprintf(num, sizeof(num), "%d", s->vcpu_pin[v]);
+            XO(xo_attr(w, "cpuset", num));
+            XO(xo_end(w));
+        }
+        if (s->emulator_pin >= 0) {
+            XO(xo_start(w, "emulatorpin"));
+            snprintf(num, sizeof(num), "%d", s->emulator_pin);
+            XO(xo_attr(w, "cpuset", num));
+            XO(xo_end(w));
+        }
+        XO(xo_end(w));
+    }
+
+    XO(xo_start(w, "os"));
+    XO(xo_start(w, "type"));
+    XO(xo_attr(w, "arch", "x86_64"));
+    XO(xo_text(w, "hvm"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "kernel", s->kernel));
+    XO(xo_text_el(w, "initrd", s->initrd));
+    XO(xo_text_el(w, "cmdline", s->cmdline));
+    XO(xo_end(w));
+
+    XO(xo_start(w, "features"));
+    XO(xo_empty_el(w, "acpi"));
+    XO(xo_empty_el(w, "apic"));
+    XO(xo_end(w));
+    XO(xo_start(w, "cpu"));
+    XO(xo_attr(w, "mode", s->virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
+    XO(xo_end(w));
+    XO(xo_start(w, "clock"));
+    XO(xo_attr(w, "offset", "utc"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "on_poweroff", "destroy"));
+    XO(xo_text_el(w, "on_reboot", "destroy"));
+    XO(xo_text_el(w, "on_crash", "destroy"));
+    XO(write_devices(w, s));
+    XO(xo_end(w)); /* domain */
+    return 0;
+fail:
+    return -1;
+}
+
+struct probe_args {
+    const char *name;
+    int virt_type;
+    const char *kernel;
+    const char *console_log;
+    const char *machine;
+};
+
+static int write_probe(xmlTextWriterPtr w, const struct probe_args *p)
+{
+    XO(xo_start(w, "domain"));
+    XO(xo_attr(w, "type", p->virt_type == VIRT_KVM ? "kvm" : "qemu"));
+    XO(xo_text_el(w, "name", p->name));
+    XO(write_owner(w, NULL, p->machine));
+    XO(xo_start(w, "memory"));
+    XO(xo_attr(w, "unit", "MiB"));
+    XO(xo_text(w, "256"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "vcpu", "1"));
+    XO(xo_start(w, "os"));
+    XO(xo_start(w, "type"));
+    XO(xo_attr(w, "arch", "x86_64"));
+    XO(xo_text(w, "hvm"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "kernel", p->kernel));
+    XO(xo_text_el(w, "cmdline", DOMAIN_PROBE_CMDLINE));
+    XO(xo_end(w));
+    XO(xo_start(w, "cpu"));
+    XO(xo_attr(w, "mode", p->virt_type == VIRT_KVM ? "host-passthrough" : "maximum"));
+    XO(xo_end(w));
+    XO(xo_text_el(w, "on_poweroff", "destroy"));
+    XO(xo_text_el(w, "on_reboot", "destroy"));
+    XO(xo_text_el(w, "on_crash", "destroy"));
+    XO(xo_start(w, "devices"));
+    XO(write_serial_file(w, p->console_log));
+    XO(xo_start(w, "memballoon"));
+    XO(xo_attr(w, "model", "none"));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    XO(xo_end(w));
+    return 0;
+fail:
+    return -1;
+}
+
+static int domain_fn(xmlTextWriterPtr w, const void *arg)
+{
+    return write_domain(w, arg);
+}
+
+static int probe_fn(xmlTextWriterPtr w, const void *arg)
+{
+    return write_probe(w, arg);
+}
+
+char *domain_probe_xml(const char *name, int virt_type, const char *kernel, const char *console_log,
+                       const char *machine)
+{
+    struct probe_args p = {name, virt_type, kernel, console_log, machine};
+    return xmlout_render("the probe domain", probe_fn, &p);
+}
+
+char *domain_xml(const struct domain_spec *s)
+{
+    char what[128];
+    snprintf(what, sizeof(what), "domain '%s'", s->name);
+    return xmlout_render(what, domain_fn, s);
+}

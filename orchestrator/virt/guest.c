@@ -1,0 +1,260 @@
+/* guest.c: a guest's phases and teardown (see guest.h). */
+#include "virt/guest.h"
+
+#include "virt/agent.h"
+#include "scenario/disklayout.h"
+#include "util/log.h"
+#include "util/paths.h"
+#include "util/signals.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *guest_phase_name(enum guest_phase ph)
+{
+    static const char *const names[] = {"new", "disks", "boot", "setup", "db", "ready", "failed"};
+    return names[ph];
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void show(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void show(struct guest *g, const char *fmt, ...)
+{
+    if (!g->progress)
+        return;
+    char buf[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    progress_set(g->progress, g->progress_line, "%s", buf);
+}
+
+static int fail(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct guest *g, const char *fmt, ...)
+{
+    char why[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    snprintf(g->error, sizeof(g->error), "%s failed in phase %s: %s", g->lay.name,
+             guest_phase_name(g->phase), why);
+    show(g, "FAILED in %s: %s", guest_phase_name(g->phase), why);
+    g->phase = GP_FAILED;
+    return -1;
+}
+
+int guest_make_disks(struct guest *g, struct storage *st, const char *base_path, const void *config,
+                     size_t config_len)
+{
+    g->phase = GP_DISKS;
+    g->made_disks = true; /* from here on, teardown deletes whatever exists */
+    show(g, "creating disks");
+    if (storage_create_overlay(st, g->lay.root_vol, base_path) < 0)
+        return fail(g, "cannot create the root overlay: %s", hv_last_error());
+    if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
+        return fail(g, "cannot create the data disk: %s", hv_last_error());
+    for (int i = 0; i < g->lay.n_more_data; i++)
+        if (storage_create_data(st, g->lay.more_data_vol[i], g->cfg) < 0)
+            return fail(g, "cannot create data disk %d: %s", i + 2, hv_last_error());
+    if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
+        return fail(g, "cannot upload the configuration disk: %s", hv_last_error());
+    return 0;
+}
+
+int guest_start(struct guest *g, struct hv *hv, const char *xml)
+{
+    g->phase = GP_BOOT;
+    show(g, "starting");
+    g->dom = hv_start(hv, xml, g->lay.name);
+    if (!g->dom)
+        return fail(g, "libvirt did not start the domain");
+    g->t_start = now();
+    return 0;
+}
+
+/* Common checks of every wait loop: 1 to go on, -1 after fail(). */
+static int still_going(struct guest *g, double deadline, const char *limit_key, long long limit)
+{
+    if (*g->abort_all)
+        return fail(g, "stopped because another guest of the run failed");
+    if (signals_interrupted())
+        return fail(g, "interrupted by %s", signals_name());
+    int running = hv_is_running(g->dom);
+    if (running < 0 && !hv_domain_conn_alive(g->dom))
+        return fail(g, "the connection to libvirt was lost (libvirtd stopped or restarted)");
+    if (running == 0)
+        return fail(g, "the domain stopped (see its console log)");
+    if (now() >= deadline)
+        return fail(g, "not done within %lld s (%s)", limit, limit_key);
+    return 1;
+}
+
+/* Once the guest agent has answered, it must go on answering: silent this
+ * long, it has stopped (killed, or the guest hangs), and waiting for the
+ * phase's own time limit would only hide why. answered: the caller's own
+ * command got an answer (else the agent is pinged). */
+#define AGENT_SILENCE_S 60
+
+static int agent_still_answers(struct guest *g, bool answered)
+{
+    double t = now();
+    if (answered || agent_ping(g->dom, 3) == 0) {
+        g->t_answer = t;
+        return 1;
+    }
+    if (t - g->t_answer >= AGENT_SILENCE_S)
+        return fail(g, "the guest agent stopped answering (no answer for %.0f s)", t - g->t_answer);
+    return 1;
+}
+
+static int wait_agent(struct guest *g)
+{
+    double deadline = g->t_start + (double)g->cfg->timeout_boot;
+    show(g, "booting: waiting for the guest agent");
+    for (;;) {
+        if (still_going(g, deadline, "timeout_boot", g->cfg->timeout_boot) < 0)
+            return -1;
+        if (agent_ping(g->dom, 3) == 0)
+            break;
+        signals_sleep_ms(1000);
+    }
+    g->t_answer = now();
+    g->t_agent = g->t_answer - g->t_start;
+    return 0;
+}
+
+/* md_resync_s as vbed-setup wrote it, or -1 */
+static double read_resync(struct guest *g)
+{
+    char *text = NULL;
+    size_t len = 0;
+    double v = -1;
+    if (agent_read_file(g->dom, "/run/vbed/md_resync_s", 64, &text, &len, true) == 0) {
+        char *end;
+        double x = strtod(text, &end);
+        if (end != text && isfinite(x) && x >= 0 && x < 1e7)
+            v = x;
+        else
+            log_warn("%s: /run/vbed/md_resync_s holds no time ('%.20s')", g->lay.name, text);
+    }
+    free(text);
+    return v;
+}
+
+static int wait_setup(struct guest *g)
+{
+    g->phase = GP_SETUP;
+    g->md_resync_s = -1;
+    bool resync = disklayout_waits_resync(g->cfg);
+    long long limit = g->cfg->timeout_setup + (resync ? g->cfg->timeout_resync : 0);
+    double deadline = now() + (double)limit;
+    for (;;) {
+        if (still_going(g, deadline, resync ? "timeout_setup + timeout_resync" : "timeout_setup",
+                        limit) < 0)
+            return -1;
+        char *status = NULL;
+        size_t len = 0;
+        bool got = agent_read_file(g->dom, "/run/vbed/status", 4096, &status, &len, true) == 0;
+        if (agent_still_answers(g, got) < 0)
+            return -1;
+        if (got) {
+            status[strcspn(status, "\n")] = '\0';
+            if (strcmp(status, "ready") == 0) {
+                free(status);
+                break;
+            }
+            if (strncmp(status, "failed", 6) == 0) {
+                fail(g, "vbed-setup in the guest %s", status);
+                free(status);
+                return -1;
+            }
+            show(g, "setup: %s", status);
+            free(status);
+        } else {
+            show(g, "setup: waiting for vbed-setup to start");
+        }
+        signals_sleep_ms(1000);
+    }
+    g->t_setup = now() - g->t_start;
+    if (resync && (g->md_resync_s = read_resync(g)) >= 0)
+        log_info("%s: the %s array's initial resync took %.1f s", g->lay.name,
+                 key_choice("layout", g->cfg->layout), g->md_resync_s);
+    return 0;
+}
+
+static int wait_db(struct guest *g)
+{
+    g->phase = GP_DB;
+    double deadline = now() + (double)g->cfg->timeout_db;
+    show(g, "db: waiting for MariaDB");
+    static const char *const argv[] = {"/usr/bin/mariadb", "--batch", "--skip-column-names",
+                                       "-e", "SELECT VERSION()", NULL};
+    for (;;) {
+        if (still_going(g, deadline, "timeout_db", g->cfg->timeout_db) < 0)
+            return -1;
+        struct agent_result r = {0};
+        bool got = agent_exec(g->dom, argv, NULL, 60, &r) == 0;
+        if (agent_still_answers(g, got) < 0) {
+            agent_result_free(&r);
+            return -1;
+        }
+        if (got && r.exitcode == 0) {
+            snprintf(g->version, sizeof(g->version), "%.*s", (int)strcspn(r.out, "\n"), r.out);
+            agent_result_free(&r);
+            break;
+        }
+        agent_result_free(&r);
+        signals_sleep_ms(2000);
+    }
+    g->t_ready = now() - g->t_start;
+    return 0;
+}
+
+int guest_wait_ready(struct guest *g)
+{
+    if (g->phase == GP_FAILED)
+        return -1;
+    if (wait_agent(g) < 0 || wait_setup(g) < 0 || wait_db(g) < 0)
+        return -1;
+    g->phase = GP_READY;
+    show(g, "ready: MariaDB %s after %.0f s (agent %.0f s, setup %.0f s)", g->version, g->t_ready,
+         g->t_agent, g->t_setup);
+    return 0;
+}
+
+void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool keep)
+{
+    hv_destroy(g->dom);
+    g->dom = NULL;
+    if (!g->made_disks)
+        return;
+    /* the console log is a file QEMU wrote into the pool: a volume after a refresh */
+    storage_refresh(st);
+    if (dir && g->t_start > 0) { /* QEMU writes a console log once started */
+        char path[PATH_MAX];
+        path_join(path, sizeof(path), dir, "console.log");
+        storage_download(st, g->lay.console_vol, path);
+    }
+    if (keep) {
+        log_info("kept the disks of %s in %s (--keep)", g->lay.name, storage_path(st));
+        return;
+    }
+    const char *vols[] = {g->lay.root_vol, g->lay.data_vol, g->lay.config_vol, g->lay.console_vol};
+    for (size_t i = 0; i < sizeof(vols) / sizeof(vols[0]); i++)
+        if (vols[i][0])
+            storage_delete(st, vols[i]);
+    for (int i = 0; i < g->lay.n_more_data; i++)
+        storage_delete(st, g->lay.more_data_vol[i]);
+}

@@ -1,0 +1,58 @@
+/* guest.h: one guest of a run, from its disks to its teardown.
+ *
+ * Phases, each with its own time limit from the scenario:
+ *   disks     root overlay, data disk and configuration disk in the pool
+ *   boot      domain started (transient, dies with vbed's connection) until
+ *             its guest agent answers            (timeout_boot)
+ *   setup     until vbed-setup in the guest has made and mounted the data
+ *             disk and initialised the datadir   (timeout_setup, plus
+ *             timeout_resync when a redundant md array resyncs first)
+ *   db        until MariaDB answers SELECT VERSION() (timeout_db)
+ * A guest that misses a limit, whose domain stops, or whose setup reports a
+ * failure, fails with the phase named; its console log is kept. */
+#ifndef VBED_GUEST_H
+#define VBED_GUEST_H
+
+#include "virt/hypervisor.h"
+#include "scenario/keys.h"
+#include "virt/layout.h"
+#include "util/progress.h"
+#include "virt/storage.h"
+
+#include <stdbool.h>
+
+enum guest_phase { GP_NEW, GP_DISKS, GP_BOOT, GP_SETUP, GP_DB, GP_READY, GP_FAILED };
+
+struct guest {
+    int n;                       /* 1-based within its run */
+    struct guest_layout lay;
+    const struct run_config *cfg;
+    virDomainPtr dom;
+    enum guest_phase phase;
+    bool made_disks;
+    double t_start;              /* domain started (monotonic seconds) */
+    double t_agent, t_setup, t_ready; /* seconds after t_start */
+    double md_resync_s;          /* the md array's initial resync, as vbed-setup timed it; -1: none */
+    double t_answer;             /* the guest agent's last answer (monotonic seconds) */
+    char version[64];            /* MariaDB's, once ready */
+    char error[1280];            /* why it failed */
+    volatile int *abort_all;     /* set when another guest of the run failed */
+    struct progress *progress;
+    size_t progress_line;
+};
+
+const char *guest_phase_name(enum guest_phase ph);
+
+/* Volumes of g in st: overlay on base_path, data disk, configuration disk
+ * holding config (a tar archive). */
+int guest_make_disks(struct guest *g, struct storage *st, const char *base_path, const void *config,
+                     size_t config_len);
+/* Start the domain from xml; records t_start. */
+int guest_start(struct guest *g, struct hv *hv, const char *xml);
+/* Wait through boot, setup and db; 0 when ready, -1 with g->error set. */
+int guest_wait_ready(struct guest *g);
+/* Destroy the domain; save its console log to dir (if not NULL); delete its
+ * volumes unless keep. */
+void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool keep);
+
+#endif

@@ -1,0 +1,162 @@
+/* placement.c: pinning of guests and the host arm (see placement.h). */
+#include "virt/placement.h"
+
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void placement_decide(const struct plan *p, long online, struct placement *out)
+{
+    *out = (struct placement){.online = online};
+    if (p->global.pin == PIN_NONE) {
+        snprintf(out->reason, sizeof(out->reason), "pin = none");
+        return;
+    }
+    long long need = 0;
+    for (size_t s = 0; s < p->n_specs; s++) {
+        const struct run_config *c = &p->specs[s].cfg;
+        long long n = p->arms[p->specs[s].arm].kind == ARM_GUEST ? c->guests * (c->vcpus + 1) : c->vcpus;
+        if (n > need)
+            need = n;
+    }
+    if (need > online) {
+        snprintf(out->reason, sizeof(out->reason),
+                 "pin = auto, but the largest arm needs %lld host CPUs (guests x (vcpus + 1 for "
+                 "the emulator)) and this host has %ld: nothing is pinned",
+                 need, online);
+        return;
+    }
+    out->pin = true;
+    snprintf(out->reason, sizeof(out->reason),
+             "pin = auto: every guest's vCPUs and emulator threads on host CPUs of their own (%lld "
+             "of %ld CPUs at most)",
+             need, online);
+}
+
+int placement_vcpu_cpu(const struct run_config *cfg, int n, int vcpu)
+{
+    return (int)((n - 1) * (cfg->vcpus + 1) + vcpu);
+}
+
+int placement_emulator_cpu(const struct run_config *cfg, int n)
+{
+    return (int)((n - 1) * (cfg->vcpus + 1) + cfg->vcpus);
+}
+
+void placement_host_cpus(long long vcpus, long online, char *buf, size_t len)
+{
+    long long n = vcpus < online ? vcpus : online;
+    if (n <= 1)
+        snprintf(buf, len, "0");
+    else
+        snprintf(buf, len, "0-%lld", n - 1);
+}
+
+/* the CPUs set in a libvirt cpumap, as "0,2" */
+static void map_text(const unsigned char *map, int maplen, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < maplen * 8; c++)
+        if (VIR_CPU_USABLE(map, maplen, 0, c))
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%d",
+                                     used ? "," : "", c);
+}
+
+static bool map_is_only(const unsigned char *map, int maplen, int cpu)
+{
+    for (int c = 0; c < maplen * 8; c++)
+        if (!!VIR_CPU_USABLE(map, maplen, 0, c) != (c == cpu))
+            return false;
+    return true;
+}
+
+int placement_verify_guest(virDomainPtr dom, const struct run_config *cfg, int n, char *why,
+                           size_t len)
+{
+    virNodeInfo node;
+    virConnectPtr conn = virDomainGetConnect(dom);
+    if (virNodeGetInfo(conn, &node) < 0) {
+        snprintf(why, len, "cannot read the host's CPU count through libvirt");
+        return -1;
+    }
+    int cpus = (int)VIR_NODEINFO_MAXCPUS(node);
+    int maplen = VIR_CPU_MAPLEN(cpus);
+    int nv = (int)cfg->vcpus;
+    virVcpuInfoPtr info = xcalloc((size_t)nv, sizeof(*info));
+    unsigned char *maps = xcalloc((size_t)nv, (size_t)maplen);
+    unsigned char *emu = xcalloc(1, (size_t)maplen);
+    char have[256];
+    int rc = 0;
+    int got = virDomainGetVcpus(dom, info, nv, maps, maplen);
+    if (got != nv) {
+        snprintf(why, len, "libvirt reports %d of %d vCPUs' affinity", got < 0 ? 0 : got, nv);
+        rc = -1;
+    }
+    for (int v = 0; rc == 0 && v < nv; v++) {
+        int want = placement_vcpu_cpu(cfg, n, v);
+        const unsigned char *m = VIR_GET_CPUMAP(maps, maplen, v);
+        if (!map_is_only(m, maplen, want)) {
+            map_text(m, maplen, have, sizeof(have));
+            snprintf(why, len, "vCPU %d runs on host CPUs %s, not on CPU %d", v, have, want);
+            rc = -1;
+        }
+    }
+    if (rc == 0) {
+        int want = placement_emulator_cpu(cfg, n);
+        if (virDomainGetEmulatorPinInfo(dom, emu, maplen, VIR_DOMAIN_AFFECT_LIVE) < 0) {
+            snprintf(why, len, "libvirt cannot report the emulator threads' pinning");
+            rc = -1;
+        } else if (!map_is_only(emu, maplen, want)) {
+            map_text(emu, maplen, have, sizeof(have));
+            snprintf(why, len, "the emulator threads run on host CPUs %s, not on CPU %d", have, want);
+            rc = -1;
+        }
+    }
+    free(info);
+    free(maps);
+    free(emu);
+    return rc;
+}
+
+json_object *placement_json_guests(const struct placement *pl, const struct run_config *cfg,
+                                   bool applied, const char *why)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "pin", json_object_new_string(pl->pin ? "auto" : "none"));
+    json_object_object_add(o, "applied", json_object_new_boolean(applied));
+    json_object_object_add(o, "reason", json_object_new_string(why && *why ? why : pl->reason));
+    if (pl->pin) {
+        json_object *arr = json_object_new_array();
+        for (int n = 1; n <= cfg->guests; n++) {
+            json_object *g = json_object_new_object();
+            char cpus[128] = "";
+            size_t used = 0;
+            for (int v = 0; v < cfg->vcpus; v++)
+                used += (size_t)snprintf(cpus + used, used < sizeof(cpus) ? sizeof(cpus) - used : 0,
+                                         "%s%d", v ? "," : "", placement_vcpu_cpu(cfg, n, v));
+            char emu[16];
+            snprintf(emu, sizeof(emu), "%d", placement_emulator_cpu(cfg, n));
+            json_object_object_add(g, "guest", json_object_new_int(n));
+            json_object_object_add(g, "vcpus", json_object_new_string(cpus));
+            json_object_object_add(g, "emulator", json_object_new_string(emu));
+            json_object_array_add(arr, g);
+        }
+        json_object_object_add(o, "guests", arr);
+    }
+    return o;
+}
+
+json_object *placement_json_host(const struct placement *pl, const char *cpus, bool applied,
+                                 const char *why)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "pin", json_object_new_string(pl->pin ? "auto" : "none"));
+    json_object_object_add(o, "applied", json_object_new_boolean(applied));
+    json_object_object_add(o, "reason", json_object_new_string(why && *why ? why : pl->reason));
+    if (cpus)
+        json_object_object_add(o, "host_cpus", json_object_new_string(cpus));
+    return o;
+}
