@@ -211,9 +211,18 @@ held=$!
 for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
 [ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
 not_called mkfs
+# before holding it made the seed datadir, with a small redo log
+called "mariadb-install-db --defaults-file=$root/run/vbed/seed.cnf --user=mysql --datadir=$root/var/lib/vbed-seed --skip-test-db --skip-name-resolve"
+grep -q "innodb_log_file_size = 8M" "$root/run/vbed/seed.cnf" || fail "$case: the seed's my.cnf"
+[ -e "$root/var/lib/vbed-seed/.complete" ] || fail "$case: the seed is not marked complete"
+echo "table" > "$root/var/lib/vbed-seed/ibdata1" # what the stub did not make
 mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
 wait $held
 status=$(cat "$root/run/vbed/status")
 ready
 called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $root/dev/disk/by-id/virtio-vbed-data"
+# restored, it copies the seed instead of initialising the datadir again
+[ "$(grep -c "^mariadb-install-db" "$calls")" -eq 1 ] || fail "$case: the datadir was initialised again"
+[ "$(cat "$root/var/lib/mysql/ibdata1")" = table ] || fail "$case: the seed was not copied into the datadir"
+[ ! -e "$root/var/lib/mysql/.complete" ] || fail "$case: the seed's mark was copied too"
 echo "every layout's setup as expected"
