@@ -110,7 +110,7 @@ check-asan:
 		bash tests/run-tests.sh unit cli report
 
 # unit tests whose code runs in several threads at once
-TSAN_TESTS := test_samples
+TSAN_TESTS := test_samples test_jobs
 
 check-tsan:
 	$(MAKE) BUILD=build/tsan CFLAGS="-O1 -g -fno-omit-frame-pointer" SANITIZE="-fsanitize=thread" \

@@ -28,6 +28,7 @@ struct run_opts {
     int dry_run;
     int keep;
     int boot_only;
+    int cold;
     const char *xml_dir;
     const char *results_root;
     const char *session;
@@ -43,6 +44,8 @@ const struct cli_option cmd_run_options[] = {
     {"boot-only", CLI_LONG_ONLY('B'), NULL, CLI_VALUE_NONE, NULL,
      "start each guest arm's guests, wait until MariaDB answers in every one, print its "
      "version, stop them: no workload"},
+    {"cold", CLI_LONG_ONLY('C'), NULL, CLI_VALUE_NONE, NULL,
+     "boot every guest (start = cold), restoring none from a saved ready guest"},
     {"id", CLI_LONG_ONLY('I'), "ID", CLI_VALUE_TEXT, NULL,
      "session id in domain names (default: random; 'dryrun' for --dry-run)"},
     {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
@@ -78,6 +81,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             break;
         case CLI_LONG_ONLY('B'):
             o->boot_only = 1;
+            break;
+        case CLI_LONG_ONLY('C'):
+            o->cold = 1;
             break;
         default:
             fprintf(stderr, "Try 'vbed run --help'.\n");
@@ -314,7 +320,8 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
                              .results_root = o.results_root,
                              .session = o.session,
                              .keep = o.keep,
-                             .boot_only = o.boot_only};
+                             .boot_only = o.boot_only,
+                             .cold = o.cold};
     rc = runner_execute(p, &ro);
 cleanup:
     diag_clear(&d);

@@ -51,6 +51,45 @@ static void *wait_worker(void *arg)
     return NULL;
 }
 
+/* The saved ready guest for guest i of the run (its host, its domain
+ * type), made now if there is none; NULL if it is to boot (start = cold,
+ * --cold, or nothing can be restored there: said once per run and host). */
+static const struct ready_state *ready_for(struct guest_run *gr, size_t i, struct ready_state *rs,
+                                           int *tried)
+{
+    struct run *run = gr->run;
+    struct runner *r = run->r;
+    const struct run_config *cfg = &run->sp->cfg;
+    if (cfg->start != START_RESTORE || r->o->cold)
+        return NULL;
+    /* the guests of a run on one host share its state: tried[k] for the
+     * first guest k on the same host (0 untried, 1 found, -1 none) */
+    size_t k = 0;
+    while (k < i && gr->host[k] != gr->host[i])
+        k++;
+    if (tried[k] == 0) {
+        char why[512];
+        tried[k] = readystate_get(gr->host[i]->hv, &r->img, &gr->host[i]->im, cfg,
+                                  run->guest_virt_type[i], &rs[k], why, sizeof(why)) == 0 ? 1 : -1;
+        if (tried[k] < 0 && !signals_interrupted())
+            log_warn("run %s: guests on %s boot (no saved ready guest: %s)", run->runid,
+                     gr->host[i]->label, why);
+    }
+    return tried[k] > 0 ? &rs[k] : NULL;
+}
+
+/* Its volumes gone again after a restore that did not get as far as a
+ * domain, so that it can boot in their place. */
+static void undo_restore(struct guest *g, struct storage *st)
+{
+    log_warn("%s: %s; it boots instead", g->lay.name, g->error);
+    guest_teardown(g, st, NULL, false);
+    g->made_disks = g->restored = false;
+    g->error[0] = '\0';
+    g->phase = GP_NEW;
+    g->t_start = 0;
+}
+
 /* Disks and domains, one guest after the other (each takes about a second);
  * the waiting is done for all of them at once. */
 static int start_guests(struct guest_run *gr)
@@ -60,21 +99,24 @@ static int start_guests(struct guest_run *gr)
     const struct run_config *cfg = &run->sp->cfg;
     char *mycnf = mycnf_render(cfg);
     results_write(run->dir, "my.cnf", mycnf);
+    struct ready_state *rs = xcalloc(gr->n, sizeof(*rs));
+    int *tried = xcalloc(gr->n, sizeof(int));
     int rc = 0;
     for (size_t i = 0; i < gr->n && rc == 0; i++) {
         struct guest *g = &gr->guests[i];
         struct hostset_host *h = gr->host[i];
         int vt = run->guest_virt_type[i];
+        const struct ready_state *ready = ready_for(gr, i, rs, tried);
+        if (signals_interrupted()) {
+            rc = -1;
+            break;
+        }
         void *tar = NULL;
         size_t tar_len = 0;
         if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
             rc = -1;
             break;
         }
-        rc = guest_make_disks(g, h->st, h->im.base_path, tar, tar_len);
-        free(tar);
-        if (rc < 0)
-            break;
         struct domain_spec spec;
         layout_domain_spec(&spec, &g->lay, &h->im, cfg, vt, r->img.cmdline);
         int *pins = NULL;
@@ -85,16 +127,32 @@ static int start_guests(struct guest_run *gr)
             spec.vcpu_pin = pins;
             spec.emulator_pin = placement_emulator_cpu(cfg, g->n);
         }
+        /* the record: the domain as it runs, its disks plugged in or not */
         char *xml = domain_xml(&spec);
-        free(pins);
-        if (!xml) {
-            rc = -1;
-            break;
+        if (xml)
+            results_write(gr->dirs[i], "domain.xml", xml);
+        if (ready && xml) {
+            rc = guest_restore(g, h->hv, h->st, ready, &spec, tar, tar_len);
+            if (rc < 0 && !g->dom && !signals_interrupted()) {
+                undo_restore(g, h->st);
+                spec.plugged_later = false, spec.uuid = NULL;
+                spec.cmdline = r->img.cmdline;
+                rc = 0;
+            }
         }
-        results_write(gr->dirs[i], "domain.xml", xml);
-        rc = guest_start(g, h->hv, xml);
+        if (!g->restored && xml && rc == 0) {
+            rc = guest_make_disks(g, h->st, h->im.base_path, tar, tar_len);
+            if (rc == 0)
+                rc = guest_start(g, h->hv, xml);
+        }
+        if (!xml)
+            rc = -1;
+        free(pins);
+        free(tar);
         free(xml);
     }
+    free(rs);
+    free(tried);
     free(mycnf);
     return rc;
 }
@@ -135,9 +193,22 @@ static int wait_guests(struct guest_run *gr)
 static void record_ready(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
+    json_object *starts = json_object_new_array();
     for (size_t i = 0; i < gr->n; i++) {
         const struct guest *g = &gr->guests[i];
-        samples_add(r->samples, "boot_to_ready_s", g->t_ready, "s", g->n, NULL, 0, NULL);
+        /* how it got going: restored (from its restore's end) or booted */
+        const char *how = g->restored ? "restored" : "cold";
+        json_object *start = json_object_new_object();
+        json_object_object_add(start, "start", json_object_new_string(how));
+        samples_add(r->samples, "boot_to_ready_s", g->t_ready, "s", g->n, NULL, 0, start);
+        json_object *js = json_object_new_object();
+        json_object_object_add(js, "start", json_object_new_string(how));
+        json_object_object_add(js, "ready_s", json_object_new_double(g->t_ready));
+        if (g->restored) {
+            samples_add(r->samples, "restore_s", g->t_restore, "s", g->n, NULL, 0, NULL);
+            json_object_object_add(js, "restore_s", json_object_new_double(g->t_restore));
+        }
+        json_object_array_add(starts, js);
         if (g->md_resync_s >= 0) {
             json_object *extra = json_object_new_object();
             json_object_object_add(extra, "layout",
@@ -148,6 +219,7 @@ static void record_ready(struct guest_run *gr)
             printf("%s: MariaDB %s ready %.1f s after start (agent %.1f s, setup %.1f s)\n",
                    g->lay.name, g->version, g->t_ready, g->t_agent, g->t_setup);
     }
+    json_object_object_add(gr->run->meta_run, "guest_start", starts);
     if (gr->n)
         meta_set(r->meta, "versions", "mariadb_guest", json_object_new_string(gr->guests[0].version));
     fflush(stdout);

@@ -29,6 +29,7 @@ struct runner_opts {
     const char *session;      /* --id or NULL */
     bool keep;                /* keep per-guest disks */
     bool boot_only;           /* start guests, wait for MariaDB, stop: no workload */
+    bool cold;                /* boot every guest (start = cold everywhere) */
 };
 
 struct runner {

@@ -12,6 +12,7 @@
 #include "image/recipe.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
@@ -115,6 +116,36 @@ static const char *jstr(json_object *o, const char *k1, const char *k2)
     return json_object_get_string(v);
 }
 
+/* The saved ready guests of image dir sub (virt/readystate.h keeps them in
+ * <image>/ready/<key>/): a line each, under the image's. */
+static void list_ready(const char *sub)
+{
+    char ready[PATH_MAX];
+    path_join(ready, sizeof(ready), sub, "ready");
+    DIR *d = opendir(ready);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+            continue; /* the lock; a state being made */
+        char dir[PATH_MAX], meta[PATH_MAX], state[PATH_MAX];
+        path_join(dir, sizeof(dir), ready, de->d_name);
+        path_join(meta, sizeof(meta), dir, "meta.json");
+        path_join(state, sizeof(state), dir, "state.save");
+        json_object *m = json_object_from_file(meta), *v;
+        struct stat st;
+        if (!m || stat(state, &st) < 0) {
+            json_object_put(m);
+            continue;
+        }
+        long long mem = json_object_object_get_ex(m, "memory_bytes", &v) ? json_object_get_int64(v) : 0;
+        printf("  + saved ready guest %s: %s vCPU, %lld MiB, %s, %.0f MB\n", de->d_name,
+               jstr(m, "vcpus", NULL), mem >> 20, jstr(m, "virt_type", NULL), (double)st.st_size / 1e6);
+        json_object_put(m);
+    }
+    if (d)
+        closedir(d);
+}
+
 int image_list(void)
 {
     char dir[PATH_MAX];
@@ -143,6 +174,7 @@ int image_list(void)
         printf("%-32s %-20s %6.0f MB  %s / %s\n", de->d_name, jstr(m, "built_at", NULL), mb,
                jstr(m, "packages", "mariadb-server"), jstr(m, "packages", "sysbench"));
         json_object_put(m);
+        list_ready(sub);
         n++;
     }
     closedir(d);

@@ -18,6 +18,7 @@ static const char *const cache_choices[] = {"none",       "writeback", "writethr
 static const char *const format_choices[] = {"qcow2", "raw", NULL};
 static const char *const io_choices[] = {"threads", "native", "io_uring", NULL};
 static const char *const prealloc_choices[] = {"off", "metadata", "full", NULL};
+static const char *const start_choices[] = {"restore", "cold", NULL};
 static const char *const fs_choices[] = {"ext4", "xfs", "btrfs", "tmpfs", NULL};
 static const char *const workload_choices[] = {"oltp_read_only", "oltp_read_write",
                                                "oltp_write_only", "oltp_point_select",
@@ -128,6 +129,8 @@ const struct key_def key_table[] = {
      "Sync and drop the host's page cache in every run after prepare (the tables are loaded) and before warm-up."},
     {"virt_type", KT_ENUM, virt_choices, 0, 0, "auto", NULL, KEY_GUEST, 0, OFF(virt_type),
      "Domain type: auto uses kvm where it works and falls back to qemu (TCG, much slower)."},
+    {"start", KT_ENUM, start_choices, 0, 0, "restore", NULL, KEY_GUEST, KF_LIST, OFF(start),
+     "How a guest gets going: restore copies a saved ready guest (booted once per image, vCPUs, memory and accelerator, then kept in the image cache; a run restores it in about a second and plugs in its disks), cold boots it. Where nothing can be restored (a remote host) it boots, and the run says so. vbed run --cold forces cold."},
     {"pin", KT_ENUM, pin_choices, 0, 0, "auto", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pin),
      "auto: when the host has enough CPUs for every arm, give each guest's vCPUs and its emulator threads host CPUs of their own, and the host arm as many CPUs as a guest's vCPUs got; otherwise (and with none) nothing is pinned. The placement applied is checked after start and recorded in meta.json."},
     {"order", KT_ENUM, order_choices, 0, 0, "shuffle", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(order),

@@ -72,6 +72,8 @@ enum disk_layout {
 enum compression { COMP_NONE, COMP_ROW_ZLIB, COMP_PAGE_ZLIB, COMP_PAGE_LZ4 };
 enum flush_method { FLUSH_FSYNC, FLUSH_O_DIRECT, FLUSH_O_DIRECT_NO_FSYNC };
 enum virt_type { VIRT_AUTO, VIRT_KVM, VIRT_QEMU };
+/* how a guest gets going: restored from a saved ready guest, or booted */
+enum guest_start { START_RESTORE, START_COLD };
 enum host_match { HOST_MATCH_GUEST, HOST_MATCH_NONE };
 enum rand_type { RAND_SPECIAL, RAND_UNIFORM, RAND_GAUSSIAN, RAND_PARETO };
 enum pin_mode { PIN_AUTO, PIN_NONE };
@@ -119,6 +121,7 @@ struct run_config {
     int doublewrite;
     int drop_caches;
     int virt_type;
+    int start;
     int pin;
     int order;
     long long order_seed; /* -1: auto (from the clock) */

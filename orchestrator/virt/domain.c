@@ -10,6 +10,7 @@
 
 #include "scenario/keys.h"
 #include "util/log.h"
+#include "util/xalloc.h"
 #include "util/xmlout.h"
 
 #include <stdio.h>
@@ -94,28 +95,41 @@ fail:
     return -1;
 }
 
+/* The disks after the root disk, in domain_xml's order: the data disk
+ * (vdb), the configuration disk (vdc), data disks 2.. (vdd ...); names
+ * keeps their target names and serials. The count. */
+struct disk_names {
+    char dev[8], serial[32];
+};
+#define PLUGGED_MAX 17
+
+static size_t plugged_disks(const struct domain_spec *s, struct disk_xml *d, struct disk_names *names)
+{
+    size_t n = 0;
+    const char *format = key_choice("disk_format", s->data_format);
+    const char *cache = key_choice("disk_cache", s->data_cache), *io = key_choice("disk_io", s->data_io);
+    if (s->data_path)
+        d[n++] = (struct disk_xml){s->data_path, format, cache, io, "vdb", DOMAIN_SERIAL_DATA, 0};
+    d[n++] = (struct disk_xml){s->config_path, "raw", NULL, NULL, "vdc", DOMAIN_SERIAL_CONFIG, 1};
+    for (int i = 0; s->data_path && i < s->n_more_data && i < 15; i++) {
+        snprintf(names[n].dev, sizeof(names[n].dev), "vd%c", 'd' + i);
+        snprintf(names[n].serial, sizeof(names[n].serial), "%s-%d", DOMAIN_SERIAL_DATA, i + 2);
+        d[n] = (struct disk_xml){s->more_data_path[i], format, cache, io, names[n].dev, names[n].serial, 0};
+        n++;
+    }
+    return n;
+}
+
 static int write_devices(xmlTextWriterPtr w, const struct domain_spec *s)
 {
     XO(xo_start(w, "devices"));
     struct disk_xml root = {s->root_path, "qcow2", NULL, NULL, "vda", DOMAIN_SERIAL_ROOT, 0};
     XO(write_disk(w, &root));
-    if (s->data_path) {
-        struct disk_xml data = {s->data_path, key_choice("disk_format", s->data_format),
-                                key_choice("disk_cache", s->data_cache),
-                                key_choice("disk_io", s->data_io), "vdb", DOMAIN_SERIAL_DATA, 0};
-        XO(write_disk(w, &data));
-    }
-    struct disk_xml config = {s->config_path, "raw", NULL, NULL, "vdc", DOMAIN_SERIAL_CONFIG, 1};
-    XO(write_disk(w, &config));
-    for (int i = 0; s->data_path && i < s->n_more_data && i < 15; i++) {
-        char dev[8], serial[32];
-        snprintf(dev, sizeof(dev), "vd%c", 'd' + i);
-        snprintf(serial, sizeof(serial), "%s-%d", DOMAIN_SERIAL_DATA, i + 2);
-        struct disk_xml data = {s->more_data_path[i], key_choice("disk_format", s->data_format),
-                                key_choice("disk_cache", s->data_cache),
-                                key_choice("disk_io", s->data_io), dev, serial, 0};
-        XO(write_disk(w, &data));
-    }
+    struct disk_xml d[PLUGGED_MAX];
+    struct disk_names names[PLUGGED_MAX];
+    size_t nd = s->plugged_later ? 0 : plugged_disks(s, d, names);
+    for (size_t i = 0; i < nd; i++)
+        XO(write_disk(w, &d[i]));
 
     XO(xo_start(w, "channel"));
     XO(xo_attr(w, "type", "unix"));
@@ -155,6 +169,8 @@ static int write_domain(xmlTextWriterPtr w, const struct domain_spec *s)
     XO(xo_start(w, "domain"));
     XO(xo_attr(w, "type", s->virt_type == VIRT_KVM ? "kvm" : "qemu"));
     XO(xo_text_el(w, "name", s->name));
+    if (s->uuid)
+        XO(xo_text_el(w, "uuid", s->uuid));
     XO(write_owner(w, s->session, s->machine));
     XO(xo_start(w, "memory"));
     XO(xo_attr(w, "unit", "KiB"));
@@ -272,6 +288,36 @@ char *domain_probe_xml(const char *name, int virt_type, const char *kernel, cons
 {
     struct probe_args p = {name, virt_type, kernel, console_log, machine};
     return xmlout_render("the probe domain", probe_fn, &p);
+}
+
+static int disk_fn(xmlTextWriterPtr w, const void *arg)
+{
+    return write_disk(w, arg);
+}
+
+int domain_plug_xml(const struct domain_spec *s, char ***xmls, size_t *n)
+{
+    *xmls = NULL;
+    *n = 0;
+    struct disk_xml d[PLUGGED_MAX];
+    struct disk_names names[PLUGGED_MAX];
+    size_t nd = plugged_disks(s, d, names);
+    for (size_t i = 0; i < nd; i++) {
+        char what[128];
+        snprintf(what, sizeof(what), "disk %s of domain '%s'", d[i].dev, s->name);
+        char *x = xmlout_render(what, disk_fn, &d[i]);
+        if (!x) {
+            for (size_t k = 0; k < *n; k++)
+                free((*xmls)[k]);
+            free(*xmls);
+            *xmls = NULL;
+            *n = 0;
+            return -1;
+        }
+        *xmls = xrealloc(*xmls, (*n + 1) * sizeof(char *));
+        (*xmls)[(*n)++] = x;
+    }
+    return 0;
 }
 
 char *domain_xml(const struct domain_spec *s)

@@ -6,8 +6,12 @@
 #ifndef VBED_DOMAIN_H
 #define VBED_DOMAIN_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 struct domain_spec {
     const char *name;
+    const char *uuid;       /* NULL: libvirt chooses (a restored guest keeps its saved one) */
     int virt_type;          /* VIRT_KVM or VIRT_QEMU (never VIRT_AUTO here) */
     long long memory;       /* bytes */
     long long vcpus;
@@ -29,6 +33,9 @@ struct domain_spec {
     int emulator_pin;       /* host CPU of the emulator threads; -1: not pinned */
     const char *session;    /* owner, in <metadata> (DOMAIN_OWNER_NS); NULL: none */
     const char *machine;    /* the machine whose session made it (session.h) */
+    bool plugged_later;     /* the data and configuration disks are not in the domain's
+                               XML: a restored guest gets them hot-plugged
+                               (domain_plug_xml) */
 };
 
 /* Disk serials, as the guest sees them in /dev/disk/by-id/virtio-<serial>. */
@@ -44,6 +51,11 @@ struct domain_spec {
 
 /* The XML (malloc'd), or NULL after reporting why. */
 char *domain_xml(const struct domain_spec *spec);
+/* The <disk> elements of the configuration disk and the data disks, in the
+ * order domain_xml writes them (the same targets and serials), each a
+ * string to hot-plug into a running domain (virDomainAttachDeviceFlags):
+ * *n of them into xmls (malloc'd, each malloc'd). -1 after reporting. */
+int domain_plug_xml(const struct domain_spec *spec, char ***xmls, size_t *n);
 
 /* A probe: kernel booted under virt_type with a root that does not exist,
  * so that a working hypervisor reaches the kernel's panic (panic=-1

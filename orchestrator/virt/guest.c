@@ -6,6 +6,8 @@
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/signals.h"
+#include "virt/domain.h"
+#include "virt/saveimage.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char *guest_phase_name(enum guest_phase ph)
 {
@@ -81,6 +84,88 @@ int guest_start(struct guest *g, struct hv *hv, const char *xml)
     if (!g->dom)
         return fail(g, "libvirt did not start the domain");
     g->t_start = now();
+    return 0;
+}
+
+/* A UUID of 16 random bytes in its text form (a restored guest's own:
+ * libvirt takes none twice) */
+static int random_uuid(char out[VIR_UUID_STRING_BUFLEN])
+{
+    unsigned char u[VIR_UUID_BUFLEN];
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(u, 1, sizeof(u), f) : 0;
+    if (f)
+        fclose(f);
+    if (got != sizeof(u))
+        return -1;
+    u[6] = (unsigned char)((u[6] & 0x0f) | 0x40), u[8] = (unsigned char)((u[8] & 0x3f) | 0x80);
+    snprintf(out, VIR_UUID_STRING_BUFLEN,
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+             u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    return 0;
+}
+
+int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
+                  struct domain_spec *spec, const void *config, size_t config_len)
+{
+    double t0 = now();
+    g->phase = GP_DISKS;
+    g->made_disks = true;
+    g->restored = true;
+    show(g, "creating disks");
+    if (storage_upload_file(st, g->lay.root_vol, rs->root) < 0)
+        return fail(g, "cannot copy the saved guest's root disk: %s", hv_last_error());
+    if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
+        return fail(g, "cannot create the data disk: %s", hv_last_error());
+    for (int i = 0; i < g->lay.n_more_data; i++)
+        if (storage_create_data(st, g->lay.more_data_vol[i], g->cfg) < 0)
+            return fail(g, "cannot create data disk %d: %s", i + 2, hv_last_error());
+    if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
+        return fail(g, "cannot upload the configuration disk: %s", hv_last_error());
+
+    g->phase = GP_BOOT;
+    show(g, "restoring a saved guest");
+    char uuid[VIR_UUID_STRING_BUFLEN];
+    if (random_uuid(uuid) < 0)
+        return fail(g, "cannot read /dev/urandom for its UUID");
+    spec->uuid = uuid;
+    spec->plugged_later = true;
+    spec->cmdline = rs->cmdline;
+    char *xml = domain_xml(spec);
+    char **plug = NULL;
+    size_t n_plug = 0;
+    if (!xml || domain_plug_xml(spec, &plug, &n_plug) < 0) {
+        free(xml);
+        return fail(g, "its domain XML could not be made");
+    }
+    snprintf(g->state_copy, sizeof(g->state_copy), "%s/%s-state.save", storage_path(st), g->lay.name);
+    int rc = saveimage_copy_as(rs->state, g->state_copy, g->lay.name, uuid);
+    if (rc == 0 && virDomainRestoreFlags(hv_conn(hv), g->state_copy, xml, VIR_DOMAIN_SAVE_RUNNING) < 0) {
+        rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
+    } else if (rc < 0) {
+        rc = fail(g, "the saved guest could not be copied for it");
+    }
+    /* read whole by now: QEMU took its state */
+    unlink(g->state_copy);
+    g->state_copy[0] = '\0';
+    free(xml);
+    if (rc == 0 && !(g->dom = hv_lookup(hv, g->lay.name)))
+        rc = fail(g, "the restored domain is not there: %s", hv_last_error());
+    g->t_start = now();
+    for (size_t i = 0; rc == 0 && i < n_plug; i++)
+        if (virDomainAttachDeviceFlags(g->dom, plug[i], VIR_DOMAIN_AFFECT_LIVE) < 0)
+            rc = fail(g, "cannot plug in its disk %zu: %s", i + 1, hv_last_error());
+    for (size_t i = 0; i < n_plug; i++)
+        free(plug[i]);
+    free(plug);
+    if (rc < 0)
+        return -1;
+    /* its clock stood still while it was saved */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if (virDomainSetTime(g->dom, (long long)ts.tv_sec, (unsigned)ts.tv_nsec, 0) < 0)
+        log_warn("%s: cannot set its clock after the restore: %s", g->lay.name, hv_last_error());
+    g->t_restore = now() - t0;
     return 0;
 }
 
@@ -247,6 +332,8 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
         path_join(path, sizeof(path), dir, "console.log");
         storage_download(st, g->lay.console_vol, path);
     }
+    if (g->state_copy[0])
+        unlink(g->state_copy); /* restored no longer: it was being copied */
     if (keep) {
         log_info("kept the disks of %s in %s (--keep)", g->lay.name, storage_path(st));
         return;

@@ -3,7 +3,10 @@
  * Phases, each with its own time limit from the scenario:
  *   disks     root overlay, data disk and configuration disk in the pool
  *   boot      domain started (transient, dies with vbed's connection) until
- *             its guest agent answers            (timeout_boot)
+ *             its guest agent answers            (timeout_boot); or restored
+ *             from a saved ready guest (readystate.h: transient, but a
+ *             restored domain does not die with the connection -- `vbed
+ *             clean` removes one a killed vbed left), its disks plugged in
  *   setup     until vbed-setup in the guest has made and mounted the data
  *             disk and initialised the datadir   (timeout_setup, plus
  *             timeout_resync when a redundant md array resyncs first)
@@ -16,6 +19,7 @@
 #include "virt/hypervisor.h"
 #include "scenario/keys.h"
 #include "virt/layout.h"
+#include "virt/readystate.h"
 #include "util/progress.h"
 #include "virt/storage.h"
 
@@ -30,6 +34,9 @@ struct guest {
     virDomainPtr dom;
     enum guest_phase phase;
     bool made_disks;
+    bool restored;               /* restored from a saved ready guest (readystate.h), not booted */
+    double t_restore;            /* seconds its restore took (copy, restore, disks plugged) */
+    char state_copy[PATH_MAX];   /* the save image copied for it while it is restored */
     double t_start;              /* domain started (monotonic seconds) */
     double t_agent, t_setup, t_ready; /* seconds after t_start */
     double md_resync_s;          /* the md array's initial resync, as vbed-setup timed it; -1: none */
@@ -49,6 +56,14 @@ int guest_make_disks(struct guest *g, struct storage *st, const char *base_path,
                      size_t config_len);
 /* Start the domain from xml; records t_start. */
 int guest_start(struct guest *g, struct hv *hv, const char *xml);
+/* Instead of guest_make_disks + guest_start: restore g from the saved ready
+ * guest rs -- its root volume a copy of the saved one, its data and
+ * configuration disks made as guest_make_disks does and plugged in after the
+ * restore (spec: the run's domain, plugged_later is set here), its clock
+ * set; vbed-setup then goes on as in a booted guest. 0, or -1 with
+ * g->error set. */
+int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
+                  struct domain_spec *spec, const void *config, size_t config_len);
 /* Wait through boot, setup and db; 0 when ready, -1 with g->error set. */
 int guest_wait_ready(struct guest *g);
 /* Destroy the domain; save its console log to dir (if not NULL); delete its

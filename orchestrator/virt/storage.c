@@ -315,7 +315,7 @@ int storage_upload_bytes(struct storage *st, const char *name, const void *data,
     return rc;
 }
 
-static int upload_file(struct storage *st, const char *name, const char *path)
+int storage_upload_file(struct storage *st, const char *name, const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -400,9 +400,9 @@ int storage_ensure_image(struct storage *st, const struct image_info *img, struc
         log_info("uploading image %s into pool '%s' at %s", img->id, virStoragePoolGetName(st->pool),
                  hv_get_info(st->hv)->uri);
         storage_delete(st, marker);
-        if (upload_file(st, im->kernel_vol, img->kernel) < 0 ||
-            upload_file(st, im->initrd_vol, img->initrd) < 0 ||
-            upload_file(st, im->base_vol, img->root) < 0)
+        if (storage_upload_file(st, im->kernel_vol, img->kernel) < 0 ||
+            storage_upload_file(st, im->initrd_vol, img->initrd) < 0 ||
+            storage_upload_file(st, im->base_vol, img->root) < 0)
             return -1;
         if (storage_upload_bytes(st, marker, img->hash, strlen(img->hash)) < 0)
             return -1;

@@ -38,6 +38,9 @@ int storage_create_overlay(struct storage *st, const char *name, const char *bac
 int storage_create_data(struct storage *st, const char *name, const struct run_config *cfg);
 /* A raw volume holding exactly data (rounded up to 512 bytes). */
 int storage_upload_bytes(struct storage *st, const char *name, const void *data, size_t len);
+/* A volume holding the bytes of the local file path (its format "raw" to
+ * libvirt, whatever the bytes are: a qcow2 file stays one). */
+int storage_upload_file(struct storage *st, const char *name, const char *path);
 /* Copy a volume's content into a local file. */
 int storage_download(struct storage *st, const char *name, const char *dest);
 /* Delete a volume; a missing one is not an error. */

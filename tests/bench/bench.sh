@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# bench.sh: figures, not tests (make bench): boot-to-ready of 1 guest and of
-# 2 guests started together, vbed's own CPU time while it waits, and the
-# image cache's answer time. Prints; asserts nothing.
+# bench.sh: figures, not tests (make bench): start-to-ready of 1 guest and of
+# 2 guests started together, booted (--cold) and restored from the saved
+# ready guest (the default), vbed's own CPU time while it waits, the size of
+# a saved ready guest, and the image cache's answer time. Prints; asserts
+# nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 vbed=${VBED:-./vbed}
@@ -12,14 +14,24 @@ trap 'rm -rf "$tmp"' EXIT
 echo "== image cache: a build with nothing to do"
 /usr/bin/time -f "   %e s wall, %U s user" "$vbed" -q image build > /dev/null
 
-for n in 1 2; do
-  scenario=tests/data/scenarios/one-guest.ini
-  [ $n -eq 2 ] && scenario=tests/data/scenarios/two-guests.ini
-  echo "== boot to ready, $n guest(s) started together"
-  "$vbed" run -o "$tmp" --boot-only "$scenario" > "$tmp/out" 2> "$tmp/err"
-  sed 's/^/   /' "$tmp/out"
-  grep -o 'vbed used .*' "$tmp/err" | sed 's/^/   /'
+for start in cold restore; do
+  for n in 1 2; do
+    scenario=tests/data/scenarios/one-guest.ini
+    [ $n -eq 2 ] && scenario=tests/data/scenarios/two-guests.ini
+    flag=$([ $start = cold ] && echo --cold || true)
+    echo "== $start: run start to ready, $n guest(s) started together"
+    t0=$SECONDS
+    "$vbed" run -o "$tmp" --boot-only $flag "$scenario" > "$tmp/out" 2> "$tmp/err"
+    sed 's/^/   /' "$tmp/out"
+    grep -o 'vbed used .*\|saved a ready guest in .*' "$tmp/err" | sed 's/^/   /'
+    r=$(ls -td "$tmp"/*/ | head -n 1)
+    jq -r '.runs[0].guest_start[] | "   \(.start): ready \(.ready_s * 10 | round / 10) s after its start\(if .restore_s then ", restore \(.restore_s * 10 | round / 10) s" else "" end)"' \
+      "$r/meta.json"
+    echo "   vbed run, whole: $((SECONDS - t0)) s"
+  done
 done
+echo "== saved ready guests"
+"$vbed" image list | grep '+ saved' | sed 's/^/ /' || echo "   none"
 accel=$(jq -r .accel "$(ls -td "$tmp"/*/ | head -n 1)/meta.json")
 echo "== accel: $accel"
 

@@ -34,6 +34,7 @@ run_setup() {
   local name=$1 env=$2 sync=${3:-idle}
   root=$VBED_TEST_TMP/$name
   mkdir -p "$root/cfg" "$root/dev/disk/by-id" "$root/etc/mysql" "$root/sys/block/md0/md" "$root/proc"
+  echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet" > "$root/proc/cmdline"
   printf '%s\n' "$env" > "$root/cfg/run.env"
   printf '[mariadbd]\ninnodb_buffer_pool_size = 64M\n' > "$root/cfg/my.cnf"
   tar -cf "$root/dev/disk/by-id/virtio-vbed-config" -C "$root/cfg" run.env my.cnf
@@ -197,4 +198,31 @@ case=install-db-fails
 STUB_FAIL=mariadb-install-db run_setup "$case" "FILESYSTEM=ext4
 HOSTNAME=h"
 case $status in "failed: mariadb-install-db failed"*) ;; *) fail "$case: status '$status'" ;; esac
+# held for a save (vbed.hold): status "hold" until the configuration disk
+# appears, then on as any guest
+case=hold
+run_setup "$case" "FILESYSTEM=ext4
+HOSTNAME=h"
+mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
+echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
+: > "$calls"
+STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
+held=$!
+for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
+[ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
+not_called mkfs
+# before holding it made the seed datadir, with a small redo log
+called "mariadb-install-db --defaults-file=$root/run/vbed/seed.cnf --user=mysql --datadir=$root/var/lib/vbed-seed --skip-test-db --skip-name-resolve"
+grep -q "innodb_log_file_size = 8M" "$root/run/vbed/seed.cnf" || fail "$case: the seed's my.cnf"
+[ -e "$root/var/lib/vbed-seed/.complete" ] || fail "$case: the seed is not marked complete"
+echo "table" > "$root/var/lib/vbed-seed/ibdata1" # what the stub did not make
+mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
+wait $held
+status=$(cat "$root/run/vbed/status")
+ready
+called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $root/dev/disk/by-id/virtio-vbed-data"
+# restored, it copies the seed instead of initialising the datadir again
+[ "$(grep -c "^mariadb-install-db" "$calls")" -eq 1 ] || fail "$case: the datadir was initialised again"
+[ "$(cat "$root/var/lib/mysql/ibdata1")" = table ] || fail "$case: the seed was not copied into the datadir"
+[ ! -e "$root/var/lib/mysql/.complete" ] || fail "$case: the seed's mark was copied too"
 echo "every layout's setup as expected"

@@ -1,4 +1,4 @@
-# fault-libvirtd-restart.sh: libvirtd restarted while a guest boots. QEMU
+# fault-libvirtd-restart.sh: libvirtd restarted while a guest boots (--cold). QEMU
 # survives a libvirtd that is killed, and a restarted libvirtd no longer ties the
 # guest to vbed's (lost) connection: vbed must notice the loss, fail the run
 # with a reason that names the guest and the phase, connect again, and
@@ -24,7 +24,7 @@ restart_libvirtd() {
 trap 'bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null' EXIT
 
 log=$VBED_TEST_TMP/log
-"$VBED" run --id e2elvd -o "$VBED_TEST_TMP/res" tests/data/scenarios/host-and-guest.ini >"$log" 2>&1 &
+"$VBED" run --cold --id e2elvd -o "$VBED_TEST_TMP/res" tests/data/scenarios/host-and-guest.ini >"$log" 2>&1 &
 pid=$!
 wait_for_log "$log" $pid 'guest-1: booting: waiting for the guest agent' 1 400
 # A slow machine, made here: the guest gets a quarter of a CPU (its whole

@@ -5,7 +5,7 @@ need_libvirt
 
 sed 's/^\[guest\]/[guest]\ntimeout_boot = 1s/' tests/data/scenarios/one-guest.ini > "$VBED_TEST_TMP/t.ini"
 start=$SECONDS
-expect_rc 1 "$VBED" run --id e2etmo -o "$VBED_TEST_TMP/res" --boot-only "$VBED_TEST_TMP/t.ini"
+expect_rc 1 "$VBED" run --cold --id e2etmo -o "$VBED_TEST_TMP/res" --boot-only "$VBED_TEST_TMP/t.ini"
 echo "$err"
 contains "$err" "vbed-e2etmo-001-guest-1 failed in phase boot: not done within 1 s (timeout_boot)" || fail "phase not named"
 contains "$err" "1 run failed" || fail "the run is not reported failed"

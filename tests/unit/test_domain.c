@@ -245,6 +245,56 @@ static void every_layout(void **state)
         }
 }
 
+/* A restored guest: its domain XML without the data and configuration
+ * disks (plugged in after the restore) but with the saved UUID, and the
+ * disks to plug: exactly those of the booted guest's XML, in its order. */
+static void plugged_later(void **state)
+{
+    (void)state;
+    struct domain_spec spec;
+    struct guest_layout g;
+    struct image_layout im;
+    struct run_config cfg;
+    spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_RAW, VIRT_QEMU);
+    cfg.data_disks = 3;
+    layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
+    layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda rw vbed.hold");
+    char *cold = domain_xml(&spec);
+    assert_non_null(cold);
+    char *flat_cold = flatten(cold);
+    char **plug = NULL;
+    size_t n = 0;
+    assert_int_equal(domain_plug_xml(&spec, &plug, &n), 0);
+    assert_int_equal(n, 4); /* data, config, data 2, data 3 */
+    const char *serials[] = {"vbed-data", "vbed-config", "vbed-data-2", "vbed-data-3"};
+    const char *prev = flat_cold;
+    for (size_t i = 0; i < n; i++) {
+        char *flat = flatten(plug[i]);
+        /* xmlTextWriter's document starts with an XML declaration */
+        const char *disk = strstr(flat, "<disk");
+        assert_non_null(disk);
+        const char *at = strstr(prev, disk);
+        if (!at)
+            fail_msg("plugged disk %zu is not the booted guest's:\n%s", i, disk);
+        assert_non_null(strstr(disk, serials[i]));
+        prev = at + 1; /* in the booted XML's order */
+        free(flat);
+        free(plug[i]);
+    }
+    free(plug);
+    spec.plugged_later = true;
+    spec.uuid = "f3cb64b5-ee23-4695-a1d4-3483d9b8e325";
+    char *restore = domain_xml(&spec);
+    assert_non_null(restore);
+    assert_non_null(strstr(restore, "<uuid>f3cb64b5-ee23-4695-a1d4-3483d9b8e325</uuid>"));
+    assert_non_null(strstr(restore, "vbed-root"));
+    assert_null(strstr(restore, "vbed-data"));
+    assert_null(strstr(restore, "vbed-config"));
+    free(restore);
+    free(flat_cold);
+    free(cold);
+}
+
 /* the KVM probe: a kernel without disks whose panic ends the domain, its
  * serial console on a file next to the kernel (the verdict reads it) */
 static void probe(void **state)
@@ -288,6 +338,7 @@ int main(void)
         cmocka_unit_test(pinned), cmocka_unit_test(probe),
         cmocka_unit_test(four_data_disks),
         cmocka_unit_test(every_layout),
+        cmocka_unit_test(plugged_later),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,50 @@
+# fast-start-check.sh: a restored guest measures what a booted one does
+# (tests/data/scenarios/fast-start-tiny.ini: the two arms differ only in
+# start, three repeats each, shuffled): every run of the cold arm booted and
+# every run of the restored arm was restored (meta.json), the two arms' TPS
+# agree within their 95 % confidence intervals, and so do their InnoDB
+# buffer-pool read requests per transaction (the same queries reached the
+# same server); the restored guests were ready sooner (boot_to_ready_s plus
+# restore_s below the cold boot's, per the samples -- a figure, not a
+# timing assertion: it is printed, and the check is that each arm's
+# samples say how it started).
+. "$VBED_SRC/tests/lib.sh"
+need_libvirt
+need_prog jq
+
+res=$VBED_TEST_TMP/res
+expect_rc 0 "$VBED" run --id e2efsc -o "$res" tests/data/scenarios/fast-start-tiny.ini
+assert_nothing_left e2efsc
+r=$(latest_results "$res")
+s=$r/samples.jsonl
+jq -e '[.runs[] | select(.arm == "cold") | .guest_start[].start] == ["cold", "cold", "cold"]' "$r/meta.json" >/dev/null ||
+  fail "the cold arm's guests did not all boot"
+jq -e '[.runs[] | select(.arm == "restored") | .guest_start[].start] == ["restored", "restored", "restored"]' \
+  "$r/meta.json" >/dev/null || fail "the restored arm's guests were not all restored"
+# mean, and half-width of the 95 % CI (t for 2 degrees of freedom), of a
+# metric over the arm's runs
+stat() { # ARM METRIC
+  jq -r --arg a "$1" --arg m "$2" 'select(.metric == $m and .labels.arm == $a) | .value' "$s" |
+    awk '{ x[NR] = $1; s += $1 } END { if (NR < 3) exit 1; m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+           printf "%.6g %.6g\n", m, 4.303 * sqrt(v / (NR - 1) / NR) }'
+}
+per_tx() { # ARM: bp_read_requests / transactions of each run
+  jq -r --arg a "$1" 'select((.metric == "bp_read_requests" or .metric == "transactions") and .labels.arm == $a) |
+         "\(.labels.run) \(.metric) \(.value)"' "$s" |
+    awk '{ v[$1, $2] = $3; runs[$1] = 1 } END { for (r in runs) if (v[r, "transactions"] > 0) print v[r, "bp_read_requests"] / v[r, "transactions"] }'
+}
+agree() { # NAME "MEAN HALF" "MEAN HALF"
+  echo "$2 $3" | awk -v n="$1" '{ d = $1 - $3; if (d < 0) d = -d
+    printf "%s: cold %.4g +- %.3g, restored %.4g +- %.3g\n", n, $1, $2, $3, $4
+    exit !(d <= $2 + $4) }'
+}
+c=$(stat cold tps_arm) && w=$(stat restored tps_arm) || fail "fewer than three TPS per arm"
+agree "TPS" "$c" "$w" || fail "TPS of the restored guests differs from the booted ones beyond their CIs"
+pc=$(per_tx cold | awk '{ x[NR] = $1; s += $1 } END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2; printf "%.6g %.6g\n", m, 4.303 * sqrt(v / (NR - 1) / NR) }')
+pw=$(per_tx restored | awk '{ x[NR] = $1; s += $1 } END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2; printf "%.6g %.6g\n", m, 4.303 * sqrt(v / (NR - 1) / NR) }')
+agree "buffer-pool read requests per transaction" "$pc" "$pw" ||
+  fail "the restored guests' server did other work per transaction"
+for arm in cold restored; do
+  echo "$arm: ready after $(jq -r --arg a "$arm" 'select(.metric == "boot_to_ready_s" and .labels.arm == $a) | .value' "$s" | tr '\n' ' ')s" \
+    "(restore $(jq -r --arg a "$arm" 'select(.metric == "restore_s" and .labels.arm == $a) | .value' "$s" | tr '\n' ' '))"
+done
