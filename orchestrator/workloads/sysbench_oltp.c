@@ -295,7 +295,7 @@ static int warmup(struct wl_run *r)
 static int measure(struct wl_job *j)
 {
     struct oltp *o = oltp_of(j);
-    long long d = j->cfg->duration;
+    long long d = (long long)j->run->measure_s;
     struct workload_cmdline c;
     int fits = workload_cmdline(&c, j->cfg, WORKLOAD_RUN, d, j->t->lua, j->t->socket);
     /* every target starts the moment the last one is ready to (also one
@@ -381,7 +381,7 @@ static int record(struct wl_run *r, int rc, double *headline)
         const struct run_config *cfg = r->jobs[0].cfg;
         struct samples *s = r->jobs[0].samples;
         struct window_result w;
-        if (window_common(wg, parsed, (double)cfg->report_interval, (double)cfg->duration, &w) < 0)
+        if (window_common(wg, parsed, (double)cfg->report_interval, r->measure_s, &w) < 0)
             rc = wl_run_fail(r, "a target reported no TPS inside the common measure window (%.1f s long, "
                                 "start skew %.2f s)",
                              w.window_s, w.skew_s);
