@@ -124,6 +124,8 @@ const struct key_def key_table[] = {
      "innodb_flush_log_at_trx_commit."},
     {"doublewrite", KT_BOOL, NULL, 0, 0, "yes", NULL, KEY_BOTH, KF_LIST, OFF(doublewrite),
      "innodb_doublewrite."},
+    {"performance_schema", KT_BOOL, NULL, 0, 0, "yes", NULL, KEY_BOTH, KF_LIST, OFF(performance_schema),
+     "performance_schema, the same in every arm: yes turns on only what the time budget reads per connection (the data files' I/O, synch waits, the commit stage, statements, transactions); no turns it off (to measure its cost: TPS with yes against no)."},
     {"drop_caches", KT_BOOL, NULL, 0, 0, "yes", NULL, KEY_BOTH, KF_LIST, OFF(drop_caches),
      "Sync and drop the host's page cache in every run after prepare (the tables are loaded) and before warm-up."},
     {"virt_type", KT_ENUM, virt_choices, 0, 0, "auto", NULL, KEY_GUEST, 0, OFF(virt_type),

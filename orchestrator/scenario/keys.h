@@ -117,6 +117,7 @@ struct run_config {
     long long log_file_size;
     int flush_log_at_trx_commit; /* index into "0,1,2" */
     int doublewrite;
+    int performance_schema;
     int drop_caches;
     int virt_type;
     int pin;
