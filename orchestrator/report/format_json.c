@@ -94,13 +94,38 @@ static struct json_object *jlayers(const struct gap_arm *g)
     static const char *const keys[] = {"innodb", "guest", "qemu", "host_device"};
     struct json_object *o = json_object_new_object(), *rows = json_object_new_array();
     json_object_object_add(o, "targets", json_object_new_int64((int64_t)g->targets));
+    json_object_object_add(o, "budgets", json_object_new_int64((int64_t)g->budgets));
     json_object_object_add(o, "thread_ms_per_tx", jms(g->w));
-    json_object_object_add(o, "cpu_ms_per_tx", jms(g->cpu));
+    json_object_object_add(o, "thread_ms_sigma", jms(g->w_sigma));
+    struct json_object *parts = json_object_new_object();
+    for (int p = 0; p < GAP_PARTS; p++) {
+        struct json_object *jp = json_object_new_object();
+        json_object_object_add(jp, "ms_per_tx", jms(g->part[p]));
+        json_object_object_add(jp, "sigma_ms", jms(g->sigma[p]));
+        json_object_object_add(parts, gap_part_key(p), jp);
+    }
+    json_object_object_add(o, "parts", parts);
     json_object_object_add(o, "compression_cpu_ms_per_tx", jms(g->cmp));
+    json_object_object_add(o, "compression_cpu_sigma_ms", jms(g->cmp_sigma));
     json_object_object_add(o, "compression_cpu_in_cpu", json_object_new_boolean(g->cmp_in_cpu));
-    json_object_object_add(o, "read_wait_ms_per_tx", jms(g->rd));
-    json_object_object_add(o, "write_wait_ms_per_tx", jms(g->wr));
+    json_object_object_add(o, "client_cpu_ms_per_tx", jms(g->client_cpu));
     json_object_object_add(o, "other_ms_per_tx", jms(gap_other(g)));
+    json_object_object_add(o, "other_sigma_ms", jms(g->other_sigma));
+    json_object_object_add(o, "other_share", jnum(gap_other_share(g)));
+    json_object_object_add(o, "closes", isfinite(gap_other(g)) ? json_object_new_boolean(g->closes) : NULL);
+    struct json_object *states = json_object_new_object();
+    json_object_object_add(states, "on_cpu_ms_per_tx", jms(g->oncpu));
+    json_object_object_add(states, "run_queue_ms_per_tx", jms(g->runq));
+    json_object_object_add(states, "block_io_ms_per_tx", jms(g->io));
+    json_object_object_add(states, "statement_ms_per_tx", jms(g->stmt));
+    json_object_object_add(states, "vcpu_preempted_share", jnum(g->preempt));
+    json_object_object_add(states, "read_wait_ms_per_tx", jms(g->read_wait));
+    json_object_object_add(states, "commit_stage_ms_per_tx", jms(g->commit_wait));
+    json_object_object_add(states, "reads_per_tx", jnum(g->reads_per_tx));
+    json_object_object_add(o, "states", states);
+    char budget[1024];
+    gap_budget_sentence(g, "the arm", budget, sizeof(budget));
+    json_object_object_add(o, "budget_text", jstr(budget));
     json_object_object_add(o, "copies", jnum(g->copies));
     for (int l = 0; l < GAP_LAYERS; l++) {
         if (!arm_has_layer(g, l))
@@ -125,11 +150,13 @@ static struct json_object *jlayers(const struct gap_arm *g)
     return o;
 }
 
-static struct json_object *jpart(const struct gap_split *s, double seconds)
+static struct json_object *jpart(const struct gap_split *s, double seconds, double sigma)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "ms_per_tx", jms(seconds));
+    json_object_object_add(o, "sigma_ms", jms(sigma));
     json_object_object_add(o, "points", jnum(gap_points(s, seconds)));
+    json_object_object_add(o, "sigma_points", jnum(fabs(gap_points(s, sigma))));
     return o;
 }
 
@@ -144,10 +171,12 @@ static struct json_object *jgap(const struct report *r, const struct report_cell
     json_object_object_add(o, "vs", json_object_new_string(host));
     json_object_object_add(o, "loss", jnum(s->loss));
     json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
+    json_object_object_add(o, "difference_sigma_ms", jms(s->delta_sigma));
     for (int p = 0; p < GAP_PARTS; p++)
-        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p]));
+        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p], s->sigma[p]));
     json_object_object_add(o, "parts", parts);
-    json_object_object_add(o, "residual", jpart(s, s->residual));
+    json_object_object_add(o, "compression_cpu", jpart(s, s->cmp, s->cmp_sigma));
+    json_object_object_add(o, "residual", jpart(s, s->residual, s->residual_sigma));
     json_object_object_add(o, "explained", json_object_new_boolean(s->explained));
     char text[2048];
     gap_sentence(s, c->arm->name, host, text, sizeof(text));

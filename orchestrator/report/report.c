@@ -62,18 +62,25 @@ const char report_scaling_rule[] =
     "1 when consolidating costs nothing.";
 
 const char report_gap_rule[] =
-    "Where the time goes: per target, a thread spends k x W / T seconds per transaction (k "
-    "threads, W seconds measured, T transactions): CPU (a guest's QEMU process; the host arm's "
-    "mariadbd and sysbench) per transaction, of which compression CPU (INNODB_CMP times), read "
-    "wait and write + flush wait (the guest's data disk; the host arm's block device), and other "
-    "(the rest); means over targets and repeats. A guest arm's difference from the host arm splits "
-    "into CPU (virtualization/emulation), compression CPU, reads a cache above would have served, "
-    "writes and flushes, and a residual; points of loss = part / difference x loss x 100, where "
-    "loss = 1 - TPS per guest / host TPS. The model explains a run when the residual is within 15 % "
-    "of the difference. n/a: a counter vbed could not read (never 0); its time is in the residual. "
-    "Layers: requests per transaction at each layer and the hit ratio of the cache above it; "
-    "copies: the data held at once in the buffer pool, the guest page cache and the host page "
-    "cache, in working sets.";
+    "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "
+    "serving it -- spends w = k x W / T seconds per transaction (k threads, W seconds measured, T "
+    "transactions), split from the connection thread's states read twice during the measure phase "
+    "(on-CPU and run queue from schedstat, block I/O from delay accounting) and performance_schema's "
+    "sums for the benchmark's connections: CPU = on-CPU x (1 - p), of which compression (INNODB_CMP "
+    "times); CPU contention = run queue + on-CPU x p (p: the share of its time a guest's vCPU waited "
+    "for a host CPU, from libvirt; 0 on the host arm); commit I/O = block I/O inside the commit "
+    "stage; foreground reads = block I/O of the data files' reads (what is left of the block I/O); "
+    "locks = synch waits; client = w - statement time (sysbench's turn and the hand-off); other = w - "
+    "the parts. An arm's budget closes when other lies between -2 % and +10 % of w. Each figure "
+    "carries +- sigma from the counters' resolution and the spread over targets and repeats. A guest "
+    "arm's difference from the host arm splits into the parts' differences (CPU: the "
+    "virtualization/emulation CPU) and a residual (other_G - other_H); points of loss = part / "
+    "difference x loss x 100, where loss = 1 - TPS per guest / host TPS; a part is named in a "
+    "sentence only beyond 2 sigma. The model explains a run when both budgets close and the "
+    "residual is within 10 % of the difference. n/a: a counter vbed could not read (never 0); its "
+    "time is in other. Layers: requests per transaction at each layer and the hit ratio of the "
+    "cache above it; copies: the data held at once in the buffer pool, the guest page cache and "
+    "the host page cache, in working sets.";
 
 /* ---- the cells ---- */
 

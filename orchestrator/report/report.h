@@ -194,12 +194,16 @@ struct report_table *report_conditions_table(const struct report *r, size_t vari
 /* Per layer of every arm: requests, waits and cache hit ratios per
  * transaction, copies of the data (gap.h). */
 struct report_table *report_layers_table(const struct report *r, size_t variant);
-/* Where the time goes: per arm its time per transaction split into CPU,
- * compression CPU, reads, writes and the rest, and copies of the data. */
+/* Where the time goes: per arm its time per transaction split into the
+ * budget's parts (gap.h) with their sigma, the rest, whether the budget
+ * closes, and copies of the data. */
 struct report_table *report_time_table(const struct report *r, size_t variant);
-/* Per guest arm the split of its difference from the host arm, in points
- * of loss and ms (no rows when no split applies). */
+/* Per guest arm the split of its difference from the host arm, one row per
+ * part: ms +- sigma, points of loss, whether it is beyond 2 sigma (no rows
+ * when no split applies). */
 struct report_table *report_gap_table(const struct report *r, size_t variant);
+/* Each arm's budget in a sentence (closes or not, and why), one per line. */
+void report_budget_text(const struct report *r, size_t variant, char *buf, size_t len);
 /* The generated sentences of a variant (one per guest arm), one per line. */
 void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len);
 extern const char report_gap_rule[];
