@@ -143,7 +143,8 @@ static size_t run_index(const struct report_cell *c, int seq)
 
 void report_fill_cell(const struct results_data *rd, int variant, struct report_cell *c)
 {
-    struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0};
+    struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0}, pa = {0},
+                    psb = {0}, pmb = {0}, pob = {0}, pmem = {0};
     size_t n_tps = 0;
     c->tps = xcalloc(rd->n_samples, sizeof(double));
     c->per_guest = xcalloc(rd->n_samples, sizeof(double));
@@ -211,6 +212,16 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
                 basis = !*basis || !strcmp(basis, s->basis) ? s->basis : "mixed";
         } else if (!strcmp(s->metric, "buffer_pool_bytes")) {
             acc_add(&bpb, s->value);
+        } else if (!strcmp(s->metric, "buffer_pool_auto_bytes")) {
+            acc_add(&pa, s->value);
+        } else if (!strcmp(s->metric, "buffer_pool_auto_sysbench_bytes")) {
+            acc_add(&psb, s->value);
+        } else if (!strcmp(s->metric, "buffer_pool_auto_margin_bytes")) {
+            acc_add(&pmb, s->value);
+        } else if (!strcmp(s->metric, "memory_overhead_bytes")) {
+            acc_add(&pob, s->value);
+        } else if (!strcmp(s->metric, "guest_memory_bytes")) {
+            acc_add(&pmem, s->value);
         } else if (!strcmp(s->metric, "warmup_s")) {
             if (k != SIZE_MAX)
                 set_max(&warm[k], s->value);
@@ -251,6 +262,16 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     c->warmup_s = acc_mean(&wu);
     c->working_set_bytes = acc_mean(&ws);
     c->buffer_pool_bytes = acc_mean(&bpb);
+    c->pool_auto = n_tps > 0;
+    for (size_t k = 0; k < n_tps; k++) {
+        const struct results_run *run = results_find_run(rd, c->tps_seq[k]);
+        c->pool_auto &= run && !strcmp(results_run_config(run, "buffer_pool"), "auto");
+    }
+    c->pool_auto_bytes = acc_mean(&pa);
+    c->pool_overhead_bytes = acc_mean(&pob);
+    c->pool_sysbench_bytes = acc_mean(&psb);
+    c->pool_margin_bytes = acc_mean(&pmb);
+    c->pool_memory_bytes = acc_mean(&pmem);
     c->compression_ratio = acc_mean(&cr);
     c->bp_hit_ratio = acc_mean(&bp);
     c->host_cache_after_bytes = acc_mean(&hc);

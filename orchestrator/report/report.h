@@ -77,6 +77,12 @@ struct report_cell {
      * ("buffer_pool" < "guest_page_cache" < "host_page_cache" < "none"), "" unknown */
     const char *fits, *fits_basis;
     double working_set_bytes, buffer_pool_bytes; /* means over targets and runs */
+    /* buffer_pool = auto (every counted run): the pool it got and the
+     * memory resident outside it (memory_overhead_bytes), sysbench's and
+     * the margin (buffer_pool_auto_bytes' labels), means; NAN unknown */
+    bool pool_auto;
+    double pool_auto_bytes, pool_overhead_bytes, pool_sysbench_bytes, pool_margin_bytes,
+        pool_memory_bytes;
     /* warm-up: mean over runs of the longest a target needed; NAN unknown */
     double warmup_s;
     const char *warmup_mode; /* "auto", "fixed", "mixed" or "" */
@@ -106,7 +112,8 @@ enum report_note_kind {
     NOTE_NOT_RUN,
     NOTE_SKIPPED_LINES,
     NOTE_LAYERS, /* counters of an arm's layers that do not fit together */
-    NOTE_HOST_ELSEWHERE /* an arm compared with a host arm that ran on another host */
+    NOTE_HOST_ELSEWHERE, /* an arm compared with a host arm that ran on another host */
+    NOTE_POOL_AUTO      /* buffer_pool = auto: what InnoDB got, and why */
 };
 
 struct report_note {

@@ -114,8 +114,8 @@ const struct key_def key_table[] = {
      "InnoDB compression of the sysbench tables: row-zlib is ROW_FORMAT=COMPRESSED; page-* is PAGE_COMPRESSED=1 with that algorithm. Its effect is checked on sbtest1 only (compression_ratio: sbtest1 against an uncompressed copy of its rows)."},
     {"key_block_size", KT_ENUM, kbs_choices, 0, 0, "8", "KiB", KEY_BOTH, KF_LIST, OFF(key_block_size),
      "KEY_BLOCK_SIZE of row-zlib tables (8 as in the reference paper)."},
-    {"buffer_pool", KT_SIZE, NULL, 8 * MiB, TiB, "128M", "bytes", KEY_BOTH, KF_LIST, OFF(buffer_pool),
-     "innodb_buffer_pool_size (128M as in the reference paper)."},
+    {"buffer_pool", KT_SIZE, NULL, 8 * MiB, TiB, "128M", "bytes", KEY_BOTH, KF_LIST | KF_AUTO, OFF(buffer_pool),
+     "innodb_buffer_pool_size (128M as in the reference paper). auto: the target's memory minus what is resident outside the pool once the server runs (a guest's kernel and processes, mariadbd outside its pool; measured), minus sysbench's (12 MiB + 1 MiB per thread) and a margin (5 %, at least 32 MiB); set online before the tables are loaded, and stated in the report."},
     {"flush_method", KT_ENUM, flush_choices, 0, 0, "O_DIRECT", NULL, KEY_BOTH, KF_LIST, OFF(flush_method),
      "innodb_flush_method. MariaDB 10.11 defaults to O_DIRECT; fsync reproduces the paper's double caching."},
     {"log_file_size", KT_SIZE, NULL, 4 * MiB, 512 * GiB, "96M", "bytes", KEY_BOTH, KF_LIST, OFF(log_file_size),
@@ -225,7 +225,8 @@ void key_describe_accepted(const struct key_def *key, char *buf, size_t len)
     case KT_SIZE:
         format_size(key->min, lo, sizeof(lo));
         format_size(key->max, hi, sizeof(hi));
-        snprintf(buf, len, "a size from %s to %s (K, M, G, T suffixes)", lo, hi);
+        snprintf(buf, len, "%sa size from %s to %s (K, M, G, T suffixes)",
+                 (key->flags & KF_AUTO) ? "auto or " : "", lo, hi);
         break;
     case KT_DURATION:
         format_duration(key->min, lo, sizeof(lo));
@@ -369,9 +370,13 @@ int key_parse_item(const struct key_def *key, const char *item, struct run_confi
         break;
     }
     case KT_SIZE:
+        if ((key->flags & KF_AUTO) && strcmp(item, "auto") == 0) {
+            *(long long *)field = -1;
+            return 0;
+        }
         if (parse_size(item, &v) < 0) {
-            snprintf(err, errlen, "'%s' is not a size (use a number with K, M, G or T, e.g. 512M)",
-                     item);
+            snprintf(err, errlen, "'%s' is not a size (use %sa number with K, M, G or T, e.g. 512M)",
+                     item, (key->flags & KF_AUTO) ? "auto or " : "");
             return -1;
         }
         break;
@@ -436,7 +441,10 @@ void key_format_value(const struct key_def *key, const struct run_config *cfg, c
             snprintf(buf, len, "%lld", *(const long long *)field);
         break;
     case KT_SIZE:
-        format_size(*(const long long *)field, buf, len);
+        if (*(const long long *)field == -1 && (key->flags & KF_AUTO))
+            snprintf(buf, len, "auto");
+        else
+            format_size(*(const long long *)field, buf, len);
         break;
     case KT_DURATION:
         if (*(const long long *)field == -1 && (key->flags & KF_AUTO))

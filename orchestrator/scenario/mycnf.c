@@ -26,7 +26,11 @@ static const char perfschema_on[] =
 char *mycnf_render(const struct run_config *c)
 {
     char bp[32], log[32];
-    format_size(c->buffer_pool, bp, sizeof(bp));
+    /* buffer_pool = auto: a start, resized online once the target's memory
+     * outside the pool is measured (targets/bufferpool.h) */
+    long long pool = c->buffer_pool >= 0 ? c->buffer_pool
+                     : c->memory / 4 < (128LL << 20) ? c->memory / 4 : 128LL << 20;
+    format_size(pool, bp, sizeof(bp));
     format_size(c->log_file_size, log, sizeof(log));
     const char *algo = c->compression == COMP_PAGE_LZ4 ? "lz4"
                        : c->compression == COMP_PAGE_ZLIB ? "zlib"

@@ -38,6 +38,7 @@ struct target_status {
     double read_bytes;        /* mariadbd's /proc/<pid>/io; NAN unknown */
     double write_bytes;
     long long resident_bytes; /* its tables (sbtest*.ibd) in its host's page cache; -1 unknown */
+    double server_rss_bytes;  /* its mariadbd's resident memory; NAN unknown */
 };
 
 struct target_ops {

@@ -23,6 +23,7 @@ static void status_of(const struct hostarm_status *a, struct target_status *st)
     st->read_bytes = a->read_bytes;
     st->write_bytes = a->write_bytes;
     st->resident_bytes = a->resident_bytes;
+    st->server_rss_bytes = a->server_rss_bytes;
 }
 
 /* ---- on this machine ---- */

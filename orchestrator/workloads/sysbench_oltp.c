@@ -1,10 +1,13 @@
 /* sysbench_oltp.c: sysbench OLTP (oltp_read_only, oltp_read_write,
  * oltp_write_only, oltp_point_select) as a workload (see workload.h):
  *
- *   prepare   CREATE DATABASE sbtest; sysbench prepare (compressed tables
- *             through vbed_oltp.lua); compression checked (fails loudly),
- *             then where the data fits (scenario/workingset.h):
- *             working_set_bytes
+ *   prepare   the memory the target leaves InnoDB, measured
+ *             (targets/bufferpool.h: memory_overhead_bytes), and with
+ *             buffer_pool = auto the pool set to it; CREATE DATABASE
+ *             sbtest; sysbench prepare (compressed tables through
+ *             vbed_oltp.lua); compression checked (fails loudly), then
+ *             where the data fits in the pool it got
+ *             (scenario/workingset.h): working_set_bytes
  *   warm-up   warmup = auto: sysbench in VERDICT_SLICE_S slices in every
  *             target at once until each one's TPS is steady by the rule of
  *             steady.h, at most warmup_max; a fixed warm-up is one slice of
@@ -20,6 +23,7 @@
 
 #include "results/verdicts.h"
 #include "scenario/workingset.h"
+#include "targets/bufferpool.h"
 #include "targets/innodb.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -108,7 +112,14 @@ static void intervals(struct wl_job *j, const struct sysbench_interval *iv, cons
  * in the log; a warning when it never leaves the buffer pool. */
 static void working_set(struct wl_job *j)
 {
-    const struct run_config *cfg = j->cfg;
+    /* the pool it got (buffer_pool = auto: what the prepare set) */
+    struct run_config got = *j->cfg;
+    long long pool = bufferpool_size(j->t);
+    bool pool_auto = got.buffer_pool < 0;
+    if (pool > 0)
+        got.buffer_pool = pool;
+    const struct run_config *cfg = &got;
+    double pool_bytes = pool > 0 ? (double)pool : (double)ws_buffer_pool(cfg);
     int kind = j->t->arm_kind;
     long long bytes;
     bool estimate = innodb_data_bytes(j->t->sql, &bytes) < 0;
@@ -122,20 +133,53 @@ static void working_set(struct wl_job *j)
     struct samples *s = j->samples;
     int g = j->t->guest;
     samples_add(s, "working_set_bytes", (double)bytes, "bytes", g, j->t->out_path, 0, extra);
-    samples_add(s, "buffer_pool_bytes", (double)cfg->buffer_pool, "bytes", g, NULL, 0, NULL);
+    samples_add(s, "buffer_pool_bytes", pool_bytes, "bytes", g, NULL, 0, NULL);
     if (kind == ARM_GUEST)
         samples_add(s, "guest_memory_bytes", (double)cfg->memory, "bytes", g, NULL, 0, NULL);
     char text[512];
-    ws_describe(cfg, kind, bytes, estimate, host_mem, text, sizeof(text));
-    if (fit == WS_BUFFER_POOL)
+    ws_describe_pool(cfg, kind, bytes, estimate, host_mem, pool_auto, text, sizeof(text));
+    if (fit == WS_BUFFER_POOL && !pool_auto)
         log_warn("%s: %s", j->t->name, text);
     else
         log_info("%s: %s", j->t->name, text);
 }
 
+/* The memory the target leaves InnoDB (every target states it: a tuned
+ * arm's prediction uses the untuned guest's); buffer_pool = auto sets the
+ * pool to it. -1 after wl_fail. */
+static int memory_for_pool(struct wl_job *j)
+{
+    struct ws_pool m;
+    char why[256];
+    struct samples *s = j->samples;
+    int g = j->t->guest;
+    bool measured = bufferpool_measure(j->t, j->cfg, &m, why, sizeof(why)) == 0;
+    if (measured)
+        samples_add(s, "memory_overhead_bytes", (double)m.overhead, "bytes", g, NULL, 0, NULL);
+    if (j->cfg->buffer_pool >= 0)
+        return 0;
+    if (!measured)
+        return wl_fail(j, "buffer_pool = auto: cannot measure the memory %s leaves InnoDB: %s",
+                       j->t->name, why);
+    long long got;
+    if (bufferpool_resize(j->t, m.pool, j->cfg->timeout_db, &got) < 0)
+        return wl_fail(j, "buffer_pool = auto: cannot set %s's buffer pool to %lld MiB", j->t->name,
+                       m.pool >> 20);
+    samples_add(s, "buffer_pool_auto_bytes", (double)got, "bytes", g, NULL, 0, NULL);
+    samples_add(s, "buffer_pool_auto_sysbench_bytes", (double)m.sysbench, "bytes", g, NULL, 0, NULL);
+    samples_add(s, "buffer_pool_auto_margin_bytes", (double)m.margin, "bytes", g, NULL, 0, NULL);
+    log_info("%s: buffer_pool = auto: %lld MiB = %lld MiB memory - %lld MiB resident outside the pool "
+             "(measured) - %lld MiB sysbench - %lld MiB margin%s",
+             j->t->name, got >> 20, m.memory >> 20, m.overhead >> 20, m.sysbench >> 20, m.margin >> 20,
+             got != m.pool ? " (InnoDB rounded it)" : "");
+    return 0;
+}
+
 static int prepare(struct wl_job *j)
 {
     struct sql_result r = {0};
+    if (memory_for_pool(j) < 0)
+        return -1;
     if (sql_query(j->t->sql, "CREATE DATABASE IF NOT EXISTS sbtest", &r) < 0)
         return wl_fail(j, "cannot create database sbtest in %s", j->t->name);
     sql_result_free(&r);
