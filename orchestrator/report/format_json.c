@@ -4,6 +4,7 @@
  * and gap), the ratios, the scaling and the notes. Numbers go out in
  * report_number()'s form; a figure that is not known is null. */
 #include "report/format.h"
+#include "report/predict.h"
 #include "report/report.h"
 
 #include <json-c/json.h>
@@ -160,6 +161,35 @@ static struct json_object *jpart(const struct gap_split *s, double seconds, doub
     return o;
 }
 
+/* a tuned guest arm's predicted TPS (predict.h), null when none applies */
+static struct json_object *jprediction(const struct report *r, size_t v, size_t a)
+{
+    struct prediction p;
+    predict_arm(r, v, a, &p);
+    if (!r->variants[v].cells[a].layers.guest || (int)a == r->first_guest_arm)
+        return NULL;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "valid", json_object_new_boolean(p.valid));
+    if (!p.valid) {
+        json_object_object_add(o, "why", jstr(p.why));
+        return o;
+    }
+    json_object_object_add(o, "from", jstr(r->rd->arms[p.from].name));
+    json_object_object_add(o, "pool_bytes", jnum(p.pool_a));
+    json_object_object_add(o, "pool_auto", json_object_new_boolean(p.pool_auto));
+    json_object_object_add(o, "reads_per_tx", jnum(p.reads_a));
+    json_object_object_add(o, "read_path", jstr(p.path));
+    json_object_object_add(o, "read_latency_ms", jms(p.lat_a));
+    json_object_object_add(o, "thread_ms_per_tx", jms(p.w_a));
+    json_object_object_add(o, "predicted_tps_per_guest", jnum(p.predicted));
+    json_object_object_add(o, "measured_tps_per_guest", jnum(p.measured));
+    json_object_object_add(o, "measured_ci95_half", jnum(p.measured_ci));
+    json_object_object_add(o, "error", jnum(p.error));
+    json_object_object_add(o, "tolerance", jnum(p.tolerance));
+    json_object_object_add(o, "agrees", isfinite(p.error) ? json_object_new_boolean(p.agrees) : NULL);
+    return o;
+}
+
 /* a guest arm's split against the host arm, null when none */
 static struct json_object *jgap(const struct report *r, const struct report_cell *c)
 {
@@ -209,8 +239,10 @@ void report_print_json(const struct report *r, FILE *out)
     json_object_object_add(o, "order", order);
     json_object_object_add(o, "tps_rule", json_object_new_string(report_tps_rule));
     json_object_object_add(o, "figures_rule", json_object_new_string(report_figures_rule));
-    if (r->has_layers)
+    if (r->has_layers) {
         json_object_object_add(o, "gap_rule", json_object_new_string(report_gap_rule));
+        json_object_object_add(o, "prediction_rule", json_object_new_string(report_prediction_rule));
+    }
     for (size_t v = 0; v < rd->n_variants; v++) {
         struct json_object *jv = json_object_new_object(), *arms = json_object_new_array(),
                            *ratios = json_object_new_array();
@@ -222,6 +254,7 @@ void report_print_json(const struct report *r, FILE *out)
             if (r->has_layers) {
                 json_object_object_add(jc, "layers", jlayers(&c->layers));
                 json_object_object_add(jc, "gap", jgap(r, c));
+                json_object_object_add(jc, "prediction", jprediction(r, v, a));
             }
             json_object_array_add(arms, jc);
             for (int pass = 0; pass < 2; pass++) {

@@ -4,6 +4,7 @@
  * formats that lay them out with the notes; and report_print(), which
  * sends csv and json to format_csv.c and format_json.c. */
 #include "report/format.h"
+#include "report/predict.h"
 #include "report/report.h"
 
 #include "results/verdicts.h"
@@ -295,6 +296,73 @@ struct report_table *report_gap_table(const struct report *r, size_t variant)
     return t;
 }
 
+struct report_table *report_prediction_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",       "from",      "pool",   "reads/tx",
+                                       "read path", "read wait", "predicted TPS/guest",
+                                       "measured TPS/guest",     "error",  "agrees"};
+    struct report_table *t = report_table_new(10, head, 0x1EC);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        struct prediction p;
+        predict_arm(r, variant, a, &p);
+        if (!p.valid)
+            continue;
+        char pool[48], reads[32], lat[32], pred[32], meas[48], err[32];
+        snprintf(pool, sizeof(pool), "%.0f MiB%s", p.pool_a / 1048576, p.pool_auto ? " (auto)" : "");
+        snprintf(reads, sizeof(reads), "%.2f", p.reads_a);
+        snprintf(lat, sizeof(lat), "%.3f ms", 1000 * p.lat_a);
+        snprintf(pred, sizeof(pred), "%.2f", p.predicted);
+        if (p.measured_ci > 0)
+            snprintf(meas, sizeof(meas), "%.2f +- %.2f", p.measured, p.measured_ci);
+        else
+            na_human(meas, sizeof(meas), "%.2f", p.measured);
+        const char *row[] = {r->rd->arms[a].name,
+                             r->rd->arms[p.from].name,
+                             pool,
+                             reads,
+                             p.path,
+                             p.reads_a > 0 ? lat : "-",
+                             pred,
+                             isfinite(p.measured) ? meas : "n/a",
+                             na_human(err, sizeof(err), "%+.1f %%", 100 * p.error),
+                             !isfinite(p.error) ? "n/a" : p.agrees ? "yes" : "no"};
+        report_table_add(t, row);
+    }
+    return t;
+}
+
+void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        struct prediction p;
+        predict_arm(r, variant, a, &p);
+        if (!r->variants[variant].cells[a].layers.guest || (int)a == r->first_guest_arm ||
+            !r->variants[variant].cells[a].layers.targets)
+            continue;
+        const char *name = r->rd->arms[a].name, *from = r->first_guest_arm >= 0
+                                                             ? r->rd->arms[r->first_guest_arm].name
+                                                             : "";
+        if (!p.valid)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s: no prediction from %s: %s.",
+                                     used ? "\n" : "", name, from, p.why);
+        else if (!isfinite(p.error))
+            used += (size_t)snprintf(buf + used, len - used,
+                                     "%s%s: predicted %.2f TPS per guest from %s's budget.",
+                                     used ? "\n" : "", name, p.predicted, from);
+        else
+            used += (size_t)snprintf(
+                buf + used, len - used,
+                "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
+                "transaction at %.3f ms, through the %s), measured %.2f: %+.1f %% %s (tolerance "
+                "%.0f %%).",
+                used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path,
+                p.measured, 100 * p.error, p.agrees ? "-- the prediction holds" : "-- it does not hold",
+                100 * p.tolerance);
+    }
+}
+
 /* Each arm's budget: whether it closes, one sentence per arm. */
 void report_budget_text(const struct report *r, size_t variant, char *buf, size_t len)
 {
@@ -355,6 +423,24 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
     report_table_free(t);
     char text[8192];
     report_gap_text(r, v, text, sizeof(text));
+    if (*text) {
+        fputs("\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s%s\n", md ? "- " : ind, line);
+        }
+    }
+    t = report_prediction_table(r, v);
+    report_prediction_text(r, v, text, sizeof(text));
+    if (t->nrows || *text)
+        fprintf(out, "\n%sPredicted from the untuned guest's budget\n", md ? "### " : ind);
+    if (t->nrows) {
+        fputs("\n", out);
+        report_table_print(t, f, out, ind);
+    }
+    report_table_free(t);
     if (*text) {
         fputs("\n", out);
         for (char *line = text, *next; line; line = next) {
@@ -429,7 +515,7 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
     }
     fprintf(out, "\n%s\n", report_figures_rule);
     if (r->has_layers)
-        fprintf(out, "\n%s\n", report_gap_rule);
+        fprintf(out, "\n%s\n\n%s\n", report_gap_rule, report_prediction_rule);
     if (r->n_notes) {
         fprintf(out, "\n%sNotes\n%s", md ? "## " : "", md ? "\n" : "");
         for (size_t i = 0; i < r->n_notes; i++)

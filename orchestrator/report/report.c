@@ -61,6 +61,16 @@ const char report_scaling_rule[] =
     "efficiency = TPS of N guests together / (N x TPS of 1 guest alone) in the same settings: "
     "1 when consolidating costs nothing.";
 
+const char report_prediction_rule[] =
+    "Prediction: each tuned guest arm's TPS per guest from the untuned guest's budget and the tuned "
+    "arm's configuration alone: its pool (buffer_pool, or auto's from the untuned guest's memory "
+    "outside the pool), foreground reads per transaction r_A = r_G x miss(pool_A) / miss(pool_G) "
+    "with miss(b) = max(0, 1 - b / working set), a read's latency on its path (the guest page cache: "
+    "the untuned guest's; O_DIRECT over the host page cache: its guest block read latency; "
+    "cache=none: the host device's plus the virtual disk's own), w_A = w_G - the untuned guest's "
+    "read time + r_A x latency, TPS = k / w_A. It agrees when the measured TPS is within max(15 %, "
+    "2 x its 95 % CI) of it.";
+
 const char report_gap_rule[] =
     "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "
     "serving it -- spends w = k x W / T seconds per transaction (k threads, W seconds measured, T "

@@ -211,6 +211,12 @@ struct report_table *report_time_table(const struct report *r, size_t variant);
 struct report_table *report_gap_table(const struct report *r, size_t variant);
 /* Each arm's budget in a sentence (closes or not, and why), one per line. */
 void report_budget_text(const struct report *r, size_t variant, char *buf, size_t len);
+/* Each tuned guest arm's TPS predicted from the untuned guest's budget
+ * (predict.h) against what it measured (no rows when none applies). */
+struct report_table *report_prediction_table(const struct report *r, size_t variant);
+/* The same as sentences, one per line. */
+void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len);
+extern const char report_prediction_rule[];
 /* The generated sentences of a variant (one per guest arm), one per line. */
 void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len);
 extern const char report_gap_rule[];
