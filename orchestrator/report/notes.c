@@ -66,9 +66,9 @@ static void note_from_sample(struct report *r, size_t *cap, const struct results
         struct report_note *n = add_note(r, cap, NOTE_DRIFT, s->seq);
         n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;
         n->value = s->value, n->limit = VERDICT_DRIFT_LIMIT;
-        n->text = xasprintf("run %d (%s, repeat %d)%s: TPS drifts by %+.3f over the measure phase "
-                            "(beyond +-%.1f): it had not reached a steady state.",
-                            s->seq, s->arm, s->repeat, who, s->value, VERDICT_DRIFT_LIMIT);
+        n->text = xasprintf("run %d (%s, repeat %d)%s: TPS drifts by %+.3f over the measure phase, "
+                            "more than its noise can make: it had not reached a steady state.",
+                            s->seq, s->arm, s->repeat, who, s->value);
     } else if (!strcmp(s->metric, "warmup_s") && !strcmp(s->steady, "no")) {
         struct report_note *n = add_note(r, cap, NOTE_WARMUP, s->seq);
         n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;

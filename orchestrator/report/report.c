@@ -50,8 +50,9 @@ const char *report_headline_unit(const struct results_sample *s)
 
 const char report_figures_rule[] =
     "Figures are means over guests and repeats. host cache after: the guest's data disk in the "
-    "host page cache after the measure phase. drifting: guests whose TPS drifts by more than 0.1 "
-    "over the measure phase, of those checked. skew max: the largest gap between the starts of "
+    "host page cache after the measure phase. drifting: guests whose TPS drifted over the measure "
+    "phase beyond its own 95 % CI (batch means) and +-0.05 (results of an older vbed: beyond "
+    "+-0.1), of those checked. skew max: the largest gap between the starts of "
     "the guests' measure phases. fits in: the smallest cache that holds the working set (the "
     "largest over the targets). warm-up: the longest a target needed, mean over repeats. noise: "
     "the largest over the runs of the host's steal time and of the CPU of processes outside the "

@@ -103,7 +103,9 @@ struct run_config {
     long long table_size;
     int rand_type;
     long long threads;
-    long long duration;
+    long long duration;   /* -1: auto */
+    long long duration_max;
+    long long ci_target;  /* percent */
     long long warmup;     /* -1: auto */
     long long warmup_max;
     long long report_interval;

@@ -197,7 +197,7 @@ static void check_run(const struct plan *p, size_t arm, const struct run_config 
                      "(qemu:///system) or qemu+ssh://, not '%s'",
                      path, line_of(p, arm, "hosts"), name, c->hosts);
     }
-    if (c->report_interval > c->duration)
+    if (c->duration > 0 && c->report_interval > c->duration)
         diag_add(d, "%s:%d: report_interval: longer than duration in arm [%s] (duration: %s)",
                  path, line_of(p, arm, "report_interval"), name,
                  where_set(p, arm, "duration", w, sizeof(w)));
