@@ -187,6 +187,13 @@ struct budget {
 };
 
 static double fmin_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
+static double nonneg(double x) { return isnan(x) ? NAN : fmax(0, x); }
+/* the resolution of min(own, cap): the cap's (delay accounting's ticks)
+ * when it bound, none when the part is its own counter's (picoseconds) */
+static double capped_res(double part, double own, double cap_res)
+{
+    return isnan(part) ? NAN : part < own ? cap_res : 0;
+}
 
 static void target_budget(const struct target *t, double w, struct budget *b)
 {
@@ -239,18 +246,28 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     /* the block I/O: the commit stage's first (its time is mostly the redo
      * log's flush), the data files' reads from what is left */
     b->part[GAP_COMMIT] = fmin_nan(b->commit_wait, b->io);
-    double left = isfinite(b->part[GAP_COMMIT]) ? b->io - b->part[GAP_COMMIT] : b->io;
-    b->part[GAP_READS] = fmin_nan(b->read_wait, left);
+    b->part[GAP_READS] = fmin_nan(b->read_wait, b->io - b->part[GAP_COMMIT]);
     b->res[GAP_COMMIT] = isfinite(b->part[GAP_COMMIT])
                              ? (b->part[GAP_COMMIT] < b->commit_wait ? io_res : 0) + b->part[GAP_COMMIT] * rel
                              : NAN;
     b->res[GAP_READS] = isfinite(b->part[GAP_READS])
                             ? (b->part[GAP_READS] < b->read_wait ? io_res : 0) + b->part[GAP_READS] * rel
                             : NAN;
-    b->part[GAP_LOCKS] = synch;
-    b->res[GAP_LOCKS] = isfinite(synch) ? 0 : NAN;
-    b->part[GAP_CLIENT] = w - b->stmt;
-    b->res[GAP_CLIENT] = isfinite(b->stmt) ? 0 : NAN;
+    /* the connection thread's blocked time (neither on a CPU, nor runnable,
+     * nor in block I/O), and of it the part inside statements. A cap that
+     * needs an absent counter leaves its part n/a: time only ever moves
+     * into other */
+    double blocked = w - b->oncpu - b->runq - b->io;
+    double blocked_in = b->stmt - b->oncpu - b->runq - b->io;
+    /* the client's turn: the connection thread blocked between statements
+     * -- w - stmt, never more than it was blocked at all (its run-queue
+     * wait and CPU between statements are contention's and CPU's) */
+    b->part[GAP_CLIENT] = fmin_nan(w - b->stmt, nonneg(blocked));
+    b->res[GAP_CLIENT] = capped_res(b->part[GAP_CLIENT], w - b->stmt, io_res);
+    /* locks: synch waits, as far as they were blocked time inside
+     * statements (an uncontended latch's "wait" is CPU) */
+    b->part[GAP_LOCKS] = fmin_nan(synch, nonneg(blocked_in));
+    b->res[GAP_LOCKS] = capped_res(b->part[GAP_LOCKS], synch, io_res);
     double sum = 0, res2 = 0;
     for (int p = 0; p < GAP_PARTS; p++)
         if (isfinite(b->part[p])) {

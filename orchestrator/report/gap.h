@@ -38,17 +38,25 @@
  *   commit      min(commit stage, io)          the commit stage's block I/O
  *                                              (the redo log's write and flush)
  *   reads       min(data-file reads, io - commit)  buffer-pool misses' block I/O
- *                                              (io itself when the commit
- *                                              stage's sum is absent: then
- *                                              reads may hold commit's I/O)
- *   locks       synch waits                    performance_schema wait/synch/%
- *   client      w - stmt            sysbench's turn: its CPU and the hand-
- *     of which  sysbench's CPU      off between the two threads
+ *   locks       min(synch waits,               performance_schema wait/synch/%,
+ *               blocked inside statements)     as far as it was blocked time
+ *                                              (stmt - oncpu - runq - io): an
+ *                                              uncontended latch's "wait" is
+ *                                              CPU
+ *   client      w - stmt, at most   sysbench's turn: the connection thread
+ *               blocked             blocked between statements (its run-
+ *                                   queue wait and CPU there are already
+ *                                   contention's and CPU's); blocked = w -
+ *                                   oncpu - runq - io
  *   other       w - the parts       the rest: I/O outside reads and
  *                                   commit, waits no counter names
  *
  * A part whose counter is absent is NAN ("n/a", never 0) and its time is
- * in `other`; no other part takes it. The budget closes when other lies
+ * in `other`; no other part takes it. A part whose cap needs an absent
+ * counter is n/a too (the client and locks need on-CPU, run queue and
+ * block I/O; locks the statement time; reads the commit stage): its time
+ * goes to other as well -- so dropping a counter only ever makes other
+ * grow. The budget closes when other lies
  * between GAP_CLOSE_LOW and GAP_CLOSE_HIGH of w: below, counters overlap
  * (a part counted twice); above, the parts miss time.
  *
