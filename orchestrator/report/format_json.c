@@ -190,14 +190,14 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     return o;
 }
 
-/* a guest arm's split against the host arm, null when none */
-static struct json_object *jgap(const struct report *r, const struct report_cell *c)
+/* a guest arm's split s against arm `ref`, null when none */
+static struct json_object *jsplit_of(const struct report *r, const struct report_cell *c,
+                                     const struct gap_split *s, int ref)
 {
-    const struct gap_split *s = &c->gap;
-    if (!s->valid)
+    if (!s->valid || ref < 0)
         return NULL;
     struct json_object *o = json_object_new_object(), *parts = json_object_new_object();
-    const char *host = r->rd->arms[c->host_ref].name;
+    const char *host = r->rd->arms[ref].name;
     json_object_object_add(o, "vs", json_object_new_string(host));
     json_object_object_add(o, "loss", jnum(s->loss));
     json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
@@ -212,6 +212,12 @@ static struct json_object *jgap(const struct report *r, const struct report_cell
     gap_sentence(s, c->arm->name, host, text, sizeof(text));
     json_object_object_add(o, "text", json_object_new_string(text));
     return o;
+}
+
+/* a guest arm's split against the host arm, null when none */
+static struct json_object *jgap(const struct report *r, const struct report_cell *c)
+{
+    return jsplit_of(r, c, &c->gap, c->host_ref);
 }
 
 void report_print_json(const struct report *r, FILE *out)
@@ -254,6 +260,8 @@ void report_print_json(const struct report *r, FILE *out)
             if (r->has_layers) {
                 json_object_object_add(jc, "layers", jlayers(&c->layers));
                 json_object_object_add(jc, "gap", jgap(r, c));
+                json_object_object_add(jc, "vs_untuned_guest", jsplit_of(r, c, &c->gap_guest,
+                                                                        r->first_guest_arm));
                 json_object_object_add(jc, "prediction", jprediction(r, v, a));
             }
             json_object_array_add(arms, jc);

@@ -389,6 +389,17 @@ void report_gap_text(const struct report *r, size_t variant, char *buf, size_t l
         if (*line)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
     }
+    /* what each tuning won against the untuned guest */
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char line[2048];
+        if (r->first_guest_arm < 0)
+            break;
+        gap_sentence(&c->gap_guest, c->arm->name, r->rd->arms[r->first_guest_arm].name, line,
+                     sizeof(line));
+        if (*line)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
+    }
 }
 
 /* The layers and where the time goes, of one variant. */

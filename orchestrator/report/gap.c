@@ -540,6 +540,7 @@ void gap_split_clear(struct gap_split *out)
         out->part[p] = out->sigma[p] = NAN;
     out->delta = out->delta_sigma = out->loss = out->residual = out->residual_sigma = NAN;
     out->cmp = out->cmp_sigma = NAN;
+    out->vs_guest = false;
 }
 
 static double quad(double a, double b) { return sqrt(a * a + b * b); }
@@ -572,6 +573,7 @@ void gap_split(const struct gap_arm *g, const struct gap_arm *h, struct gap_spli
                               : out->delta_sigma;
     out->closes_g = g->closes;
     out->closes_h = h->closes;
+    out->vs_guest = h->guest;
     out->explained = g->closes && h->closes &&
                      fabs(out->residual) <= GAP_RESIDUAL_LIMIT * fabs(out->delta);
 }
@@ -590,7 +592,7 @@ double gap_points(const struct gap_split *s, double seconds)
 {
     if (!s->valid || !isfinite(seconds) || s->delta == 0)
         return NAN;
-    return seconds / s->delta * s->loss * 100;
+    return seconds / s->delta * fabs(s->loss) * 100;
 }
 
 const char *gap_part_name(enum gap_part p)
@@ -669,8 +671,8 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
             order[k] = order[k - 1];
             order[k - 1] = t;
         }
-    append(buf, len, "%s %s %.1f %% of %s's TPS per guest", g, s->loss >= 0 ? "loses" : "gains",
-           fabs(s->loss) * 100, h);
+    append(buf, len, "%s %s %.1f %% %s %s's TPS per guest", g, s->loss >= 0 ? "loses" : "gains",
+           fabs(s->loss) * 100, s->loss >= 0 ? "of" : "over", h);
     if (s->delta == 0) {
         append(buf, len, ": the same time per transaction.");
         return;
@@ -679,7 +681,7 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
         int p = order[i];
         append(buf, len, "%s", i ? ", " : ": ");
         append_points(buf, len, s, s->part[p], s->sigma[p]);
-        append(buf, len, " %s", gap_split_part_name(p));
+        append(buf, len, " %s", s->vs_guest ? gap_part_name(p) : gap_split_part_name(p));
         if (p == GAP_CPU && beyond_noise(s->cmp, s->cmp_sigma)) {
             append(buf, len, " (of which compression ");
             append_points(buf, len, s, s->cmp, s->cmp_sigma);
@@ -692,16 +694,18 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
     for (int p = 0; p < GAP_PARTS; p++)
         if (isnan(s->part[p])) {
             append(buf, len, "%s%s", first ? " (n/a, in the residual: " : ", ",
-                   gap_split_part_name(p));
+                   s->vs_guest ? gap_part_name(p) : gap_split_part_name(p));
             first = false;
         }
     append(buf, len, "%s.", first ? "" : ")");
     if (quiet)
         append(buf, len, " %d other part%s within %.0f sigma of 0.", quiet, quiet == 1 ? " is" : "s are",
                GAP_NAMED_SIGMAS);
-    if (!s->closes_g || !s->closes_h)
+    if (!s->closes_g && !s->closes_h)
+        append(buf, len, " The model does not explain this run: neither arm's budget closes.");
+    else if (!s->closes_g || !s->closes_h)
         append(buf, len, " The model does not explain this run: the budget of %s does not close.",
-               !s->closes_g && !s->closes_h ? "either arm" : !s->closes_g ? g : h);
+               !s->closes_g ? g : h);
     else if (!s->explained)
         append(buf, len, " The model does not explain this run: the residual is %.0f %% of the "
                          "difference (more than %.0f %%).",

@@ -70,7 +70,9 @@
  * delta = w_G - w_H = the sum over parts of (part_G - part_H) + residual,
  * residual = other_G - other_H; each part's sigma is the two arms' in
  * quadrature. loss = 1 - TPS_G / TPS_H (TPS per guest); a part in points
- * of loss = part / delta x loss x 100. The CPU part of the split is the
+ * of loss = part / delta x |loss| x 100 (for a gain, points of the gain:
+ * a part that shrank is positive, one that grew negative). A tuned guest
+ * arm against the untuned one splits the same way (what the tuning won). The CPU part of the split is the
  * virtualization/emulation CPU: the guest's transaction CPU (vCPU delay
  * removed) minus the host arm's. A part is named in a sentence only when
  * |part| > 2 sigma. The split is explained when both arms' budgets close
@@ -175,6 +177,7 @@ struct gap_split {
     double residual;        /* seconds: other_G - other_H */
     double residual_sigma;
     bool closes_g, closes_h; /* each arm's budget closes */
+    bool vs_guest;           /* h is a guest arm (a tuned arm against the untuned one) */
     bool explained;          /* both close, |residual| <= GAP_RESIDUAL_LIMIT x |delta| */
 };
 
@@ -209,7 +212,9 @@ const char *gap_layer_name(enum gap_layer l);
 /* "buffer pool", "guest page cache", "", "host page cache" */
 const char *gap_layer_cache(enum gap_layer l);
 
-/* One or two sentences on the split of guest arm g against host arm h:
+/* One or two sentences on the split of guest arm g against host arm h (or
+ * of a tuned guest arm against the untuned one: "tuned_memory gains 80.0 %
+ * over guest's TPS per guest: 75.0 points foreground reads, ..."):
  * "guest loses 95.2 % of host's TPS per guest: 80.1 +- 2.0 points CPU
  * (virtualization/emulation), ...; residual 3.0 +- 1.1 points." Parts
  * named biggest first, and only those beyond GAP_NAMED_SIGMAS sigma (the

@@ -95,6 +95,9 @@ struct report_cell {
      * its split against the host arm (valid false when not applicable) */
     struct gap_arm layers;
     struct gap_split gap;
+    /* a guest arm after the first against the first (the untuned guest):
+     * what its tuning won, part by part (valid false when not applicable) */
+    struct gap_split gap_guest;
 };
 
 struct report_variant {

@@ -215,8 +215,8 @@ static void measured_and_split(void **state)
     assert_non_null(strstr(text, "guest loses 88.8 % of host's TPS per guest: residual 88.8 +- "));
     assert_non_null(strstr(text, "(n/a, in the residual: CPU (virtualization/emulation), CPU "
                                  "contention, foreground reads, commit I/O, locks, client and "
-                                 "hand-off). The model does not explain this run: the budget of "
-                                 "either arm does not close."));
+                                 "hand-off). The model does not explain this run: neither arm's "
+                                 "budget closes."));
     gap_budget_sentence(g, "guest", text, sizeof(text));
     assert_string_equal(text, "guest has no budget: the chain of its targets was not read "
                               "(probes/chain.h).");

@@ -3,7 +3,8 @@
  * results directory whose figures are worked out below: the tuned arm
  * (O_DIRECT, cache=none, the same 8 MiB pool) reads from the device; the
  * tuned_memory arm (buffer_pool = auto) gets a pool that holds the data.
- * An arm with another number of guests is not predicted. */
+ * An arm with another number of guests is not predicted. Each tuned arm
+ * also splits against the untuned guest (what its tuning won or lost). */
 #include "testutil.h"
 #include "report/predict.h"
 #include "report/report.h"
@@ -175,7 +176,15 @@ static void predicted_and_checked(void **state)
     assert_string_equal(p.why, "it runs 1 guest, the untuned guest arm 2: their CPU and contention "
                                "do not carry over");
 
+    /* what each tuning won (or lost) against the untuned guest, part by part */
+    const struct gap_split *vs = &r->variants[0].cells[2].gap_guest;
+    assert_true(vs->valid && vs->vs_guest);
+    assert_near(vs->loss, 0.3, 1e-12);
+    assert_false(r->variants[0].cells[1].gap_guest.valid);
     char text[4096];
+    report_gap_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "\ntuned loses 30.0 % of guest's TPS per guest: "));
+    assert_non_null(strstr(text, " points foreground reads"));
     report_prediction_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "tuned: predicted 7.14 TPS per guest from guest's budget (10.00 "
                                  "foreground reads per transaction at 6.000 ms, through the "
