@@ -14,7 +14,8 @@
  *   arm-sql -- DIR STMT...     one session; {"rows":[["cell",...],...]}
  *   arm-exec [--env NAME=VALUE]... -- DIR PROGRAM ARG...   in the arm's cgroup
  *   arm-status -- DIR          {"server_cpu_us","programs_cpu_us","read_bytes",
- *                              "write_bytes","resident_bytes"} (absent: unknown)
+ *                              "write_bytes","resident_bytes","server_rss_bytes"}
+ *                              (absent: unknown)
  *   arm-file -- DIR NAME       {"text"}: the last MiB of mysqld.err or install-db.log
  *                              (read from its end, never through a link)
  *   arm-archive -- DIR         {"bytes"}: tar_extract's archive in DIR/extract.tar
@@ -202,6 +203,7 @@ static int arm_status(const char *dir)
     add_count(o, "write_bytes", st.write_bytes);
     if (st.resident_bytes >= 0)
         add_count(o, "resident_bytes", (double)st.resident_bytes);
+    add_count(o, "server_rss_bytes", st.server_rss_bytes);
     return reply(o);
 }
 

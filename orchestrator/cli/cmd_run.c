@@ -186,7 +186,7 @@ static void print_working_sets(const struct plan *p, FILE *out)
     fprintf(out, "\nWorking set (estimated from tables x table_size; a run measures it on disk "
                  "after prepare):\n");
     for (size_t a = 0; a < p->n_arms; a++) {
-        size_t count[WS_NONE + 1] = {0};
+        size_t count[WS_NONE + 1] = {0}, bp_auto = 0;
         long long bp_data = -1, bp_pool = 0;
         const char *arm = p->arms[a].name;
         int kind = p->arms[a].kind;
@@ -221,8 +221,10 @@ static void print_working_sets(const struct plan *p, FILE *out)
             long long data = ws_estimate_bytes(&sp->cfg);
             enum ws_fit fit = ws_classify(&sp->cfg, kind, data, host_mem);
             count[fit]++;
-            if (fit == WS_BUFFER_POOL && bp_data < 0)
-                bp_data = data, bp_pool = sp->cfg.buffer_pool;
+            /* buffer_pool = auto: fitting is what the arm is about */
+            bp_auto += fit == WS_BUFFER_POOL && sp->cfg.buffer_pool < 0;
+            if (fit == WS_BUFFER_POOL && sp->cfg.buffer_pool >= 0 && bp_data < 0)
+                bp_data = data, bp_pool = ws_buffer_pool(&sp->cfg);
             if (p->n_specs <= WS_LIST_MAX) {
                 char text[512], vars[256];
                 ws_describe(&sp->cfg, kind, data, true, host_mem, text, sizeof(text));
@@ -239,12 +241,12 @@ static void print_working_sets(const struct plan *p, FILE *out)
                     "%zu none\n",
                     arm, runs, count[WS_BUFFER_POOL], count[WS_GUEST_PAGE_CACHE],
                     count[WS_HOST_PAGE_CACHE], count[WS_NONE]);
-        if (count[WS_BUFFER_POOL])
+        size_t fixed = count[WS_BUFFER_POOL] - bp_auto;
+        if (fixed)
             log_warn("arm [%s]: %s%zu of its %zu runs: its data (e.g. ~%lld MiB estimated) fits in its "
                      "buffer pool (%lld MiB): the disk cache mode cannot matter there; raise tables "
                      "or table_size, or lower buffer_pool",
-                     arm, count[WS_BUFFER_POOL] == runs ? "all " : "", count[WS_BUFFER_POOL], runs,
-                     bp_data >> 20, bp_pool >> 20);
+                     arm, fixed == runs ? "all " : "", fixed, runs, bp_data >> 20, bp_pool >> 20);
     }
 }
 

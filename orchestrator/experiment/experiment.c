@@ -12,9 +12,12 @@
 #include "util/xalloc.h"
 #include "workloads/workload.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* MemTotal of every target's host (the working set's "fits"), a sample per host */
 static void host_memory(struct experiment *e)
@@ -65,6 +68,78 @@ static int probes_after_one(struct wl_job *j)
     return probes_after(pt) < 0 ? wl_fail(j, "%s", pt->why) : 0;
 }
 
+/* The readings inside the measure phase (probes_during): a thread per
+ * target sleeps until instant 0, a little after the measured program
+ * started, and instant 1, a little before it ends -- each EXPERIMENT_DURING
+ * after the start or before the end (at least 5 s: a guest's program
+ * starts through its agent, and its threads and connections need a moment)
+ * -- and reads the target's probes if its program still runs. The
+ * workload's own threads meanwhile wait in its measure; the common start
+ * (wl_together) is theirs alone. */
+#define EXPERIMENT_DURING_SHARE 0.1
+#define EXPERIMENT_DURING_MIN_S 5.0
+
+struct during {
+    struct probe_target *pt;
+    double start, at[2]; /* monotonic seconds */
+    int *stop;           /* set (atomically) when the measure phase ended */
+    pthread_t th;
+    bool started;
+};
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *during_main(void *arg)
+{
+    struct during *d = arg;
+    for (int k = 0; k < 2; k++) {
+        while (mono_s() < d->at[k]) {
+            if (__atomic_load_n(d->stop, __ATOMIC_ACQUIRE) || signals_interrupted())
+                return NULL;
+            struct timespec ts = {0, 50 * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+        if (target_program_pid(d->pt->t) <= 0)
+            return NULL; /* it ended (or failed) early: nothing to read */
+        probes_during(d->pt, k);
+    }
+    return NULL;
+}
+
+/* One during thread per target, for a phase of measure_s seconds from now. */
+static struct during *during_start(struct probe_target *pt, size_t n, double measure_s, int *stop)
+{
+    double margin = fmax(EXPERIMENT_DURING_MIN_S, EXPERIMENT_DURING_SHARE * measure_s);
+    if (measure_s - 2 * margin < EXPERIMENT_DURING_MIN_S) {
+        log_info("measure: %.0f s is too short for readings during the phase (the chain's states, "
+                 "performance_schema): at least %.0f s",
+                 measure_s, 3 * EXPERIMENT_DURING_MIN_S);
+        return NULL;
+    }
+    struct during *d = xcalloc(n, sizeof(*d));
+    double now = mono_s();
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (struct during){.pt = &pt[i], .start = now, .at = {now + margin, now + measure_s - margin},
+                               .stop = stop};
+        d[i].started = pthread_create(&d[i].th, NULL, during_main, &d[i]) == 0;
+    }
+    return d;
+}
+
+static void during_join(struct during *d, size_t n, int *stop)
+{
+    __atomic_store_n(stop, 1, __ATOMIC_RELEASE);
+    for (size_t i = 0; d && i < n; i++)
+        if (d[i].started)
+            pthread_join(d[i].th, NULL);
+    free(d);
+}
+
 static int measure(struct experiment *e, struct wl_run *r)
 {
     struct probe_run probes;
@@ -81,7 +156,10 @@ static int measure(struct experiment *e, struct wl_run *r)
         struct host_noise *noise = xcalloc(e->n, sizeof(*noise));
         size_t n_noise = measure_noise_begin(e->t, e->n, noise);
         double cpu0 = noise_cpu_self_s();
+        int stop = 0;
+        struct during *during = during_start(pt, e->n, r->measure_s, &stop);
         rc = wl_each(r, e->ops->measure, true);
+        during_join(during, e->n, &stop);
         /* which targets measured: their counters are written below */
         bool *measured = xcalloc(e->n, sizeof(bool));
         for (size_t i = 0; i < e->n; i++)
@@ -144,7 +222,7 @@ int experiment_run(struct experiment *e)
     if (rc == 0) {
         r.phase = "measure";
         if (ops->needs_db)
-            log_info("measure: %llds in %zu target%s at once", e->cfg->duration, e->n,
+            log_info("measure: %.0fs in %zu target%s at once", r.measure_s, e->n,
                      e->n == 1 ? "" : "s");
         else
             log_info("measure: %s in %zu target%s at once", ops->name, e->n, e->n == 1 ? "" : "s");

@@ -1,6 +1,8 @@
 /* probe.h: the probes layer -- the counters at every layer of a target's
  * path, read just before and just after the measure phase and written as
- * samples of what changed over it. One file per source:
+ * samples of what changed over it; and the counters that exist only while
+ * the workload runs (its threads, its connections), read at two instants
+ * inside the measure phase ("during"). One file per source:
  *
  *   innodb.c      InnoDB's status variables and INNODB_CMP (a server)
  *   guest.c       the guest kernel through its agent: the data disk's
@@ -13,17 +15,30 @@
  *   process.c     the CPU that executes the workload (a guest's QEMU; the
  *                 host arm's mariadbd and its programs) and the host arm's
  *                 mariadbd I/O
+ *   chain.c       the foreground chain -- sysbench's worker threads and
+ *                 their connection threads in mariadbd -- in exclusive
+ *                 states: on-CPU, run queue, block I/O (schedstat, delay
+ *                 accounting, which it turns on for the phase), read
+ *                 during the phase on the target's own kernel
+ *   perfschema.c  performance_schema's per-thread sums for the benchmark's
+ *                 connections (reads of the data files, the commit stage,
+ *                 synch waits, statements), read during the phase
  *
  * A probe decides itself whether a target has what it reads (a guest's
  * domain, a server); the experiment only calls probes_before, probes_after
- * and probes_record for every target. Adding a source is a file and a line
+ * and probes_record for every target, and probes_during twice per target
+ * while the workload's program runs: at instant 0, a little after the
+ * measured program started, and instant 1, a little before it ends
+ * (experiment.c says when), from a thread of its own. Adding a source is a file and a line
  * in registry.c. Values that could not be read are absent -- never a 0 that
  * was not measured (layers.h). It may call targets/, virt/, image/,
  * hostside/, report/, results/, scenario/ and util/.
  *
- * Threads: a probe_target is used by one thread (the experiment's thread
- * for that target); what probes share across targets (probe_run) has its
- * own lock. */
+ * Threads: a probe_target is used by one thread at a time: the
+ * experiment's thread for that target, and while the workload measures,
+ * the during thread for that target (which alone calls probes_during; the
+ * target's own thread is then in the workload's measure and touches no
+ * probe). What probes share across targets (probe_run) has its own lock. */
 #ifndef VBED_PROBES_PROBE_H
 #define VBED_PROBES_PROBE_H
 
@@ -77,6 +92,10 @@ struct probe {
     int (*before)(struct probe_target *pt, void **state);
     /* read after it */
     int (*after)(struct probe_target *pt, void *state);
+    /* read at instant k (0, 1) inside the phase while the workload's
+     * program runs (target_program_pid); NULL: nothing to read then.
+     * Failures leave the figures absent. */
+    void (*during)(struct probe_target *pt, void *state, int k);
     /* samples; layers: the layer counters too (the workload measured here) */
     void (*record)(struct probe_target *pt, void *state, struct samples *s, bool layers);
     void (*free)(void *state);
@@ -91,10 +110,13 @@ void probe_run_free(struct probe_run *r);
 /* every probe, in registry order; -1 if one failed (the rest still read) */
 int probes_before(struct probe_target *pt);
 int probes_after(struct probe_target *pt);
+/* instant k of the phase (see above) */
+void probes_during(struct probe_target *pt, int k);
 void probes_record(struct probe_target *pt, struct samples *s, bool layers);
 void probes_free(struct probe_target *pt);
 
 /* the probes of registry.c */
-extern const struct probe probe_innodb, probe_guest, probe_hypervisor, probe_hostdev, probe_process;
+extern const struct probe probe_innodb, probe_guest, probe_hypervisor, probe_hostdev, probe_process,
+    probe_chain, probe_perfschema;
 
 #endif

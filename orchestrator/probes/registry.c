@@ -5,6 +5,7 @@
 
 static const struct probe *const registry[] = {
     &probe_innodb, &probe_guest, &probe_hypervisor, &probe_hostdev, &probe_process,
+    &probe_chain,  &probe_perfschema,
 };
 #define N_PROBES (sizeof(registry) / sizeof(registry[0]))
 _Static_assert(N_PROBES <= PROBES_MAX, "PROBES_MAX is too small for the registry");
@@ -28,6 +29,13 @@ int probes_after(struct probe_target *pt)
             rc = -1;
     pt->after_ok = rc == 0;
     return rc;
+}
+
+void probes_during(struct probe_target *pt, int k)
+{
+    for (size_t i = 0; i < N_PROBES; i++)
+        if (registry[i]->during)
+            registry[i]->during(pt, pt->state[i], k);
 }
 
 void probes_record(struct probe_target *pt, struct samples *s, bool layers)

@@ -84,6 +84,11 @@ struct report *report_build(const struct results_data *rd)
                 gap_split(&c->layers, &rv->cells[c->host_ref].layers, &c->gap);
             else
                 gap_split_clear(&c->gap);
+            /* a tuned arm against the untuned guest: what the tuning won */
+            if (c->layers.guest && r->first_guest_arm >= 0 && (int)a != r->first_guest_arm)
+                gap_split(&c->layers, &rv->cells[r->first_guest_arm].layers, &c->gap_guest);
+            else
+                gap_split_clear(&c->gap_guest);
         }
     }
     free(ref);

@@ -32,10 +32,14 @@ static inline void acc_add(struct mean_acc *a, double v)
 
 static inline double acc_mean(const struct mean_acc *a) { return a->n ? a->sum / a->n : NAN; }
 
-/* A drift beyond the limit of verdicts.h, or a target that never became steady. */
+/* A target whose TPS was not steady over its measure phase: its label
+ * says so (vbed run judges the drift against its own CI, verdicts.h);
+ * without a label, a drift beyond VERDICT_DRIFT_LIMIT. */
 static inline bool drift_beyond(const struct results_sample *s)
 {
-    return fabs(s->value) > VERDICT_DRIFT_LIMIT || !strcmp(s->steady, "no");
+    if (*s->steady)
+        return !strcmp(s->steady, "no");
+    return fabs(s->value) > VERDICT_DRIFT_LIMIT;
 }
 
 /* The noise limit of a metric, NAN if it is not a noise figure. */

@@ -180,7 +180,7 @@ static double gap_figure(const struct gap_split *s, int k)
     return !s ? NAN : k < GAP_PARTS ? s->part[k] : s->residual;
 }
 
-static const char *gap_figure_name(int k) { return k < GAP_PARTS ? gap_part_name(k) : "residual"; }
+static const char *gap_figure_name(int k) { return k < GAP_PARTS ? gap_split_part_name(k) : "residual"; }
 
 /* "76.1 pts (63.12 ms)", "n/a", "-" (no split on that side) */
 static const char *gap_cell(char *buf, size_t len, const struct gap_split *s, int k)

@@ -4,6 +4,7 @@
  * and gap), the ratios, the scaling and the notes. Numbers go out in
  * report_number()'s form; a figure that is not known is null. */
 #include "report/format.h"
+#include "report/predict.h"
 #include "report/report.h"
 
 #include <json-c/json.h>
@@ -94,13 +95,38 @@ static struct json_object *jlayers(const struct gap_arm *g)
     static const char *const keys[] = {"innodb", "guest", "qemu", "host_device"};
     struct json_object *o = json_object_new_object(), *rows = json_object_new_array();
     json_object_object_add(o, "targets", json_object_new_int64((int64_t)g->targets));
+    json_object_object_add(o, "budgets", json_object_new_int64((int64_t)g->budgets));
     json_object_object_add(o, "thread_ms_per_tx", jms(g->w));
-    json_object_object_add(o, "cpu_ms_per_tx", jms(g->cpu));
+    json_object_object_add(o, "thread_ms_sigma", jms(g->w_sigma));
+    struct json_object *parts = json_object_new_object();
+    for (int p = 0; p < GAP_PARTS; p++) {
+        struct json_object *jp = json_object_new_object();
+        json_object_object_add(jp, "ms_per_tx", jms(g->part[p]));
+        json_object_object_add(jp, "sigma_ms", jms(g->sigma[p]));
+        json_object_object_add(parts, gap_part_key(p), jp);
+    }
+    json_object_object_add(o, "parts", parts);
     json_object_object_add(o, "compression_cpu_ms_per_tx", jms(g->cmp));
+    json_object_object_add(o, "compression_cpu_sigma_ms", jms(g->cmp_sigma));
     json_object_object_add(o, "compression_cpu_in_cpu", json_object_new_boolean(g->cmp_in_cpu));
-    json_object_object_add(o, "read_wait_ms_per_tx", jms(g->rd));
-    json_object_object_add(o, "write_wait_ms_per_tx", jms(g->wr));
+    json_object_object_add(o, "client_cpu_ms_per_tx", jms(g->client_cpu));
     json_object_object_add(o, "other_ms_per_tx", jms(gap_other(g)));
+    json_object_object_add(o, "other_sigma_ms", jms(g->other_sigma));
+    json_object_object_add(o, "other_share", jnum(gap_other_share(g)));
+    json_object_object_add(o, "closes", isfinite(gap_other(g)) ? json_object_new_boolean(g->closes) : NULL);
+    struct json_object *states = json_object_new_object();
+    json_object_object_add(states, "on_cpu_ms_per_tx", jms(g->oncpu));
+    json_object_object_add(states, "run_queue_ms_per_tx", jms(g->runq));
+    json_object_object_add(states, "block_io_ms_per_tx", jms(g->io));
+    json_object_object_add(states, "statement_ms_per_tx", jms(g->stmt));
+    json_object_object_add(states, "vcpu_preempted_share", jnum(g->preempt));
+    json_object_object_add(states, "read_wait_ms_per_tx", jms(g->read_wait));
+    json_object_object_add(states, "commit_stage_ms_per_tx", jms(g->commit_wait));
+    json_object_object_add(states, "reads_per_tx", jnum(g->reads_per_tx));
+    json_object_object_add(o, "states", states);
+    char budget[1024];
+    gap_budget_sentence(g, "the arm", budget, sizeof(budget));
+    json_object_object_add(o, "budget_text", jstr(budget));
     json_object_object_add(o, "copies", jnum(g->copies));
     for (int l = 0; l < GAP_LAYERS; l++) {
         if (!arm_has_layer(g, l))
@@ -125,29 +151,62 @@ static struct json_object *jlayers(const struct gap_arm *g)
     return o;
 }
 
-static struct json_object *jpart(const struct gap_split *s, double seconds)
+static struct json_object *jpart(const struct gap_split *s, double seconds, double sigma)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "ms_per_tx", jms(seconds));
+    json_object_object_add(o, "sigma_ms", jms(sigma));
     json_object_object_add(o, "points", jnum(gap_points(s, seconds)));
+    json_object_object_add(o, "sigma_points", jnum(fabs(gap_points(s, sigma))));
     return o;
 }
 
-/* a guest arm's split against the host arm, null when none */
-static struct json_object *jgap(const struct report *r, const struct report_cell *c)
+/* a tuned guest arm's predicted TPS (predict.h), null when none applies */
+static struct json_object *jprediction(const struct report *r, size_t v, size_t a)
 {
-    const struct gap_split *s = &c->gap;
-    if (!s->valid)
+    struct prediction p;
+    predict_arm(r, v, a, &p);
+    if (!r->variants[v].cells[a].layers.guest || (int)a == r->first_guest_arm)
+        return NULL;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "valid", json_object_new_boolean(p.valid));
+    if (!p.valid) {
+        json_object_object_add(o, "why", jstr(p.why));
+        return o;
+    }
+    json_object_object_add(o, "from", jstr(r->rd->arms[p.from].name));
+    json_object_object_add(o, "pool_bytes", jnum(p.pool_a));
+    json_object_object_add(o, "pool_auto", json_object_new_boolean(p.pool_auto));
+    json_object_object_add(o, "reads_per_tx", jnum(p.reads_a));
+    json_object_object_add(o, "read_path", jstr(p.path));
+    json_object_object_add(o, "read_latency_ms", jms(p.lat_a));
+    json_object_object_add(o, "thread_ms_per_tx", jms(p.w_a));
+    json_object_object_add(o, "predicted_tps_per_guest", jnum(p.predicted));
+    json_object_object_add(o, "measured_tps_per_guest", jnum(p.measured));
+    json_object_object_add(o, "measured_ci95_half", jnum(p.measured_ci));
+    json_object_object_add(o, "error", jnum(p.error));
+    json_object_object_add(o, "tolerance", jnum(p.tolerance));
+    json_object_object_add(o, "agrees", isfinite(p.error) ? json_object_new_boolean(p.agrees) : NULL);
+    return o;
+}
+
+/* a guest arm's split s against arm `ref`, null when none */
+static struct json_object *jsplit_of(const struct report *r, const struct report_cell *c,
+                                     const struct gap_split *s, int ref)
+{
+    if (!s->valid || ref < 0)
         return NULL;
     struct json_object *o = json_object_new_object(), *parts = json_object_new_object();
-    const char *host = r->rd->arms[c->host_ref].name;
+    const char *host = r->rd->arms[ref].name;
     json_object_object_add(o, "vs", json_object_new_string(host));
     json_object_object_add(o, "loss", jnum(s->loss));
     json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
+    json_object_object_add(o, "difference_sigma_ms", jms(s->delta_sigma));
     for (int p = 0; p < GAP_PARTS; p++)
-        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p]));
+        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p], s->sigma[p]));
     json_object_object_add(o, "parts", parts);
-    json_object_object_add(o, "residual", jpart(s, s->residual));
+    json_object_object_add(o, "compression_cpu", jpart(s, s->cmp, s->cmp_sigma));
+    json_object_object_add(o, "residual", jpart(s, s->residual, s->residual_sigma));
     json_object_object_add(o, "explained", json_object_new_boolean(s->explained));
     char text[2048];
     gap_sentence(s, c->arm->name, host, text, sizeof(text));
@@ -155,12 +214,18 @@ static struct json_object *jgap(const struct report *r, const struct report_cell
     return o;
 }
 
+/* a guest arm's split against the host arm, null when none */
+static struct json_object *jgap(const struct report *r, const struct report_cell *c)
+{
+    return jsplit_of(r, c, &c->gap, c->host_ref);
+}
+
 void report_print_json(const struct report *r, FILE *out)
 {
     const struct results_data *rd = r->rd;
     static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
                                         "run_status", "fits", "not_run", "skipped_lines",
-                                        "layers", "host_elsewhere"};
+                                        "layers", "host_elsewhere", "pool_auto"};
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();
     const char *warn = report_accel_warning(r);
@@ -180,8 +245,10 @@ void report_print_json(const struct report *r, FILE *out)
     json_object_object_add(o, "order", order);
     json_object_object_add(o, "tps_rule", json_object_new_string(report_tps_rule));
     json_object_object_add(o, "figures_rule", json_object_new_string(report_figures_rule));
-    if (r->has_layers)
+    if (r->has_layers) {
         json_object_object_add(o, "gap_rule", json_object_new_string(report_gap_rule));
+        json_object_object_add(o, "prediction_rule", json_object_new_string(report_prediction_rule));
+    }
     for (size_t v = 0; v < rd->n_variants; v++) {
         struct json_object *jv = json_object_new_object(), *arms = json_object_new_array(),
                            *ratios = json_object_new_array();
@@ -193,6 +260,9 @@ void report_print_json(const struct report *r, FILE *out)
             if (r->has_layers) {
                 json_object_object_add(jc, "layers", jlayers(&c->layers));
                 json_object_object_add(jc, "gap", jgap(r, c));
+                json_object_object_add(jc, "vs_untuned_guest", jsplit_of(r, c, &c->gap_guest,
+                                                                        r->first_guest_arm));
+                json_object_object_add(jc, "prediction", jprediction(r, v, a));
             }
             json_object_array_add(arms, jc);
             for (int pass = 0; pass < 2; pass++) {

@@ -4,6 +4,7 @@
  * formats that lay them out with the notes; and report_print(), which
  * sends csv and json to format_csv.c and format_json.c. */
 #include "report/format.h"
+#include "report/predict.h"
 #include "report/report.h"
 
 #include "results/verdicts.h"
@@ -202,72 +203,178 @@ struct report_table *report_layers_table(const struct report *r, size_t variant)
     return t;
 }
 
+/* "5.98 +- 0.12", "5.98" (sigma unknown), "n/a" -- in ms */
+static const char *ms_pm(char *buf, size_t len, double seconds, double sigma)
+{
+    if (!isfinite(seconds))
+        return "n/a";
+    if (isfinite(sigma))
+        snprintf(buf, len, "%.2f +- %.2f", 1000 * seconds, 1000 * sigma);
+    else
+        snprintf(buf, len, "%.2f", 1000 * seconds);
+    return buf;
+}
+
 /* Per arm: the time per transaction and its parts, ms. */
 struct report_table *report_time_table(const struct report *r, size_t variant)
 {
-    static const char *const head[] = {"arm",    "n",      "thread time/tx", "CPU",  "of which compression",
-                                       "reads",  "writes", "other",          "copies"};
-    struct report_table *t = report_table_new(9, head, 0x1FE);
+    static const char *const head[] = {"arm",   "n",         "thread time/tx ms", "CPU",
+                                       "of which compression", "contention", "reads",
+                                       "commit I/O", "locks", "client", "other", "other %",
+                                       "closes", "copies"};
+    struct report_table *t = report_table_new(14, head, 0x2FFE);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         const struct gap_arm *g = &r->variants[variant].cells[a].layers;
         if (!g->targets)
             continue;
-        char n[24], w[32], cpu[32], cmp[48], rd[32], wr[32], other[32], copies[32];
+        char n[24], w[48], p[GAP_PARTS][48], cmp[48], other[48], share[32], copies[32];
         snprintf(n, sizeof(n), "%zu", g->targets);
+        bool budget = isfinite(gap_other(g));
         const char *row[] = {r->rd->arms[a].name,
                              n,
-                             na_human(w, sizeof(w), "%.2f ms", 1000 * g->w),
-                             na_human(cpu, sizeof(cpu), "%.2f ms", 1000 * g->cpu),
-                             g->cmp_in_cpu ? "n/a (in CPU)"
-                                           : na_human(cmp, sizeof(cmp), "%.2f ms", 1000 * g->cmp),
-                             na_human(rd, sizeof(rd), "%.2f ms", 1000 * g->rd),
-                             na_human(wr, sizeof(wr), "%.2f ms", 1000 * g->wr),
-                             na_human(other, sizeof(other), "%.2f ms", 1000 * gap_other(g)),
+                             ms_pm(w, sizeof(w), g->w, g->w_sigma),
+                             ms_pm(p[GAP_CPU], 48, g->part[GAP_CPU], g->sigma[GAP_CPU]),
+                             g->cmp_in_cpu ? "n/a (in CPU)" : ms_pm(cmp, sizeof(cmp), g->cmp, g->cmp_sigma),
+                             ms_pm(p[GAP_CONTENTION], 48, g->part[GAP_CONTENTION], g->sigma[GAP_CONTENTION]),
+                             ms_pm(p[GAP_READS], 48, g->part[GAP_READS], g->sigma[GAP_READS]),
+                             ms_pm(p[GAP_COMMIT], 48, g->part[GAP_COMMIT], g->sigma[GAP_COMMIT]),
+                             ms_pm(p[GAP_LOCKS], 48, g->part[GAP_LOCKS], g->sigma[GAP_LOCKS]),
+                             ms_pm(p[GAP_CLIENT], 48, g->part[GAP_CLIENT], g->sigma[GAP_CLIENT]),
+                             ms_pm(other, sizeof(other), gap_other(g), g->other_sigma),
+                             na_human(share, sizeof(share), "%.1f %%", 100 * gap_other_share(g)),
+                             !budget ? "n/a" : g->closes ? "yes" : "no",
                              na_human(copies, sizeof(copies), "%.2f", g->copies)};
         report_table_add(t, row);
     }
     return t;
 }
 
-/* "77.2 pts (64.30 ms)", "n/a" */
-static const char *part_human(char *buf, size_t len, const struct gap_split *s, double seconds)
+/* "77.2" points, "n/a" */
+static const char *points_human(char *buf, size_t len, const struct gap_split *s, double seconds)
 {
     double pts = gap_points(s, seconds);
-    if (isnan(seconds))
-        return "n/a";
     if (isnan(pts))
-        snprintf(buf, len, "%.2f ms", 1000 * seconds);
-    else
-        snprintf(buf, len, "%.1f pts (%.2f ms)", pts, 1000 * seconds);
+        return "n/a";
+    snprintf(buf, len, "%.1f", pts);
     return buf;
 }
 
 struct report_table *report_gap_table(const struct report *r, size_t variant)
 {
-    static const char *const head[] = {"arm",   "vs",    "loss",   "difference/tx", "CPU virt.",
-                                       "compression CPU", "reads", "writes", "residual",
-                                       "explained"};
-    struct report_table *t = report_table_new(10, head, 0x1FC);
+    static const char *const head[] = {"arm", "vs", "loss", "part", "ms/tx", "points", "beyond 2 sigma"};
+    struct report_table *t = report_table_new(7, head, 0x74);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         const struct report_cell *c = &r->variants[variant].cells[a];
         const struct gap_split *s = &c->gap;
         if (!s->valid)
             continue;
-        char loss[32], d[32], p[GAP_PARTS][64], res[64];
-        const char *row[] = {
-            c->arm->name,
-            r->rd->arms[c->host_ref].name,
-            na_human(loss, sizeof(loss), "%.1f %%", 100 * s->loss),
-            na_human(d, sizeof(d), "%.2f ms", 1000 * s->delta),
-            part_human(p[GAP_CPU_VIRT], 64, s, s->part[GAP_CPU_VIRT]),
-            part_human(p[GAP_CPU_CMP], 64, s, s->part[GAP_CPU_CMP]),
-            part_human(p[GAP_READS], 64, s, s->part[GAP_READS]),
-            part_human(p[GAP_WRITES], 64, s, s->part[GAP_WRITES]),
-            part_human(res, sizeof(res), s, s->residual),
-            s->explained ? "yes" : "no"};
+        char loss[32], ms[48], pts[32];
+        const char *host = r->rd->arms[c->host_ref].name;
+        na_human(loss, sizeof(loss), "%.1f %%", 100 * s->loss);
+        const char *row0[] = {c->arm->name, host, loss, "difference",
+                              ms_pm(ms, sizeof(ms), s->delta, s->delta_sigma),
+                              points_human(pts, sizeof(pts), s, s->delta), "-"};
+        report_table_add(t, row0);
+        for (int p = 0; p <= GAP_PARTS; p++) {
+            bool res = p == GAP_PARTS;
+            double v = res ? s->residual : s->part[p], sd = res ? s->residual_sigma : s->sigma[p];
+            bool named = isfinite(v) && (!isfinite(sd) || fabs(v) > GAP_NAMED_SIGMAS * sd);
+            const char *row[] = {"", "", "", res ? "residual" : gap_split_part_name(p),
+                                 ms_pm(ms, sizeof(ms), v, sd), points_human(pts, sizeof(pts), s, v),
+                                 res ? (s->explained ? "explained" : "not explained")
+                                 : !isfinite(v) ? "n/a" : named ? "yes" : "no"};
+            report_table_add(t, row);
+            if (p == GAP_CPU && isfinite(s->cmp) && (s->cmp != 0 || s->cmp_sigma > 0)) {
+                bool cnamed = !isfinite(s->cmp_sigma) || fabs(s->cmp) > GAP_NAMED_SIGMAS * s->cmp_sigma;
+                const char *crow[] = {"", "", "", "  of which compression",
+                                      ms_pm(ms, sizeof(ms), s->cmp, s->cmp_sigma),
+                                      points_human(pts, sizeof(pts), s, s->cmp), cnamed ? "yes" : "no"};
+                report_table_add(t, crow);
+            }
+        }
+    }
+    return t;
+}
+
+struct report_table *report_prediction_table(const struct report *r, size_t variant)
+{
+    static const char *const head[] = {"arm",       "from",      "pool",   "reads/tx",
+                                       "read path", "read wait", "predicted TPS/guest",
+                                       "measured TPS/guest",     "error",  "agrees"};
+    struct report_table *t = report_table_new(10, head, 0x1EC);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        struct prediction p;
+        predict_arm(r, variant, a, &p);
+        if (!p.valid)
+            continue;
+        char pool[48], reads[32], lat[32], pred[32], meas[48], err[32];
+        snprintf(pool, sizeof(pool), "%.0f MiB%s", p.pool_a / 1048576, p.pool_auto ? " (auto)" : "");
+        snprintf(reads, sizeof(reads), "%.2f", p.reads_a);
+        snprintf(lat, sizeof(lat), "%.3f ms", 1000 * p.lat_a);
+        snprintf(pred, sizeof(pred), "%.2f", p.predicted);
+        if (p.measured_ci > 0)
+            snprintf(meas, sizeof(meas), "%.2f +- %.2f", p.measured, p.measured_ci);
+        else
+            na_human(meas, sizeof(meas), "%.2f", p.measured);
+        const char *row[] = {r->rd->arms[a].name,
+                             r->rd->arms[p.from].name,
+                             pool,
+                             reads,
+                             p.path,
+                             p.reads_a > 0 ? lat : "-",
+                             pred,
+                             isfinite(p.measured) ? meas : "n/a",
+                             na_human(err, sizeof(err), "%+.1f %%", 100 * p.error),
+                             !isfinite(p.error) ? "n/a" : p.agrees ? "yes" : "no"};
         report_table_add(t, row);
     }
     return t;
+}
+
+void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        struct prediction p;
+        predict_arm(r, variant, a, &p);
+        if (!r->variants[variant].cells[a].layers.guest || (int)a == r->first_guest_arm ||
+            !r->variants[variant].cells[a].layers.targets)
+            continue;
+        const char *name = r->rd->arms[a].name, *from = r->first_guest_arm >= 0
+                                                             ? r->rd->arms[r->first_guest_arm].name
+                                                             : "";
+        if (!p.valid)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s: no prediction from %s: %s.",
+                                     used ? "\n" : "", name, from, p.why);
+        else if (!isfinite(p.error))
+            used += (size_t)snprintf(buf + used, len - used,
+                                     "%s%s: predicted %.2f TPS per guest from %s's budget.",
+                                     used ? "\n" : "", name, p.predicted, from);
+        else
+            used += (size_t)snprintf(
+                buf + used, len - used,
+                "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
+                "transaction at %.3f ms, through the %s), measured %.2f: %+.1f %% %s (tolerance "
+                "%.0f %%).",
+                used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path,
+                p.measured, 100 * p.error, p.agrees ? "-- the prediction holds" : "-- it does not hold",
+                100 * p.tolerance);
+    }
+}
+
+/* Each arm's budget: whether it closes, one sentence per arm. */
+void report_budget_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char line[1024];
+        gap_budget_sentence(&c->layers, c->arm->name, line, sizeof(line));
+        if (*line)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
+    }
 }
 
 void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len)
@@ -279,6 +386,17 @@ void report_gap_text(const struct report *r, size_t variant, char *buf, size_t l
         char line[2048];
         gap_sentence(&c->gap, c->arm->name, c->host_ref >= 0 ? r->rd->arms[c->host_ref].name : "",
                      line, sizeof(line));
+        if (*line)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
+    }
+    /* what each tuning won against the untuned guest */
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct report_cell *c = &r->variants[variant].cells[a];
+        char line[2048];
+        if (r->first_guest_arm < 0)
+            break;
+        gap_sentence(&c->gap_guest, c->arm->name, r->rd->arms[r->first_guest_arm].name, line,
+                     sizeof(line));
         if (*line)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
     }
@@ -297,6 +415,17 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
     t = report_time_table(r, v);
     report_table_print(t, f, out, ind);
     report_table_free(t);
+    char budget[4096];
+    report_budget_text(r, v, budget, sizeof(budget));
+    if (*budget) {
+        fputs("\n", out);
+        for (char *line = budget, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s%s\n", md ? "- " : ind, line);
+        }
+    }
     t = report_gap_table(r, v);
     if (t->nrows) {
         fputs("\n", out);
@@ -305,6 +434,24 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
     report_table_free(t);
     char text[8192];
     report_gap_text(r, v, text, sizeof(text));
+    if (*text) {
+        fputs("\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s%s\n", md ? "- " : ind, line);
+        }
+    }
+    t = report_prediction_table(r, v);
+    report_prediction_text(r, v, text, sizeof(text));
+    if (t->nrows || *text)
+        fprintf(out, "\n%sPredicted from the untuned guest's budget\n", md ? "### " : ind);
+    if (t->nrows) {
+        fputs("\n", out);
+        report_table_print(t, f, out, ind);
+    }
+    report_table_free(t);
     if (*text) {
         fputs("\n", out);
         for (char *line = text, *next; line; line = next) {
@@ -379,7 +526,7 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
     }
     fprintf(out, "\n%s\n", report_figures_rule);
     if (r->has_layers)
-        fprintf(out, "\n%s\n", report_gap_rule);
+        fprintf(out, "\n%s\n\n%s\n", report_gap_rule, report_prediction_rule);
     if (r->n_notes) {
         fprintf(out, "\n%sNotes\n%s", md ? "## " : "", md ? "\n" : "");
         for (size_t i = 0; i < r->n_notes; i++)

@@ -13,7 +13,6 @@
 enum gap_metric {
     M_TRANSACTIONS,
     M_MEASURE_S,
-    M_SERVER_CPU,
     M_CMP_COMPRESS,
     M_CMP_UNCOMPRESS,
     M_BP_HIT,
@@ -42,13 +41,31 @@ enum gap_metric {
     M_HOST_FLUSHES,
     M_HOST_FLUSH_MS,
     M_HOST_CACHE_AFTER,
+    M_VCPU,
+    M_VCPU_DELAY,
+    M_CHAIN_INTERVAL,
+    M_CHAIN_SPREAD,
+    M_CHAIN_CLIENT_THREADS,
+    M_CHAIN_SERVER_THREADS,
+    M_CHAIN_CLIENT_CPU,
+    M_CHAIN_SERVER_CPU,
+    M_CHAIN_SERVER_RUNQ,
+    M_CHAIN_SERVER_BLKIO,
+    M_PS_INTERVAL,
+    M_PS_THREADS,
+    M_PS_STATEMENT,
+    M_PS_READ,
+    M_PS_READS,
+    M_PS_COMMIT,
+    M_PS_SYNCH,
+    M_MEMORY,
+    M_OVERHEAD,
     M_N
 };
 
 static const char *const metric_names[M_N] = {
     [M_TRANSACTIONS] = "transactions",
     [M_MEASURE_S] = "measure_s",
-    [M_SERVER_CPU] = "server_cpu_s",
     [M_CMP_COMPRESS] = "cmp_compress_time_s",
     [M_CMP_UNCOMPRESS] = "cmp_uncompress_time_s",
     [M_BP_HIT] = "bp_hit_ratio",
@@ -77,6 +94,25 @@ static const char *const metric_names[M_N] = {
     [M_HOST_FLUSHES] = "hostdev_flushes",
     [M_HOST_FLUSH_MS] = "hostdev_flush_ms",
     [M_HOST_CACHE_AFTER] = "host_cache_data_bytes", /* labels.when = after */
+    [M_VCPU] = "qemu_vcpu_s",
+    [M_VCPU_DELAY] = "qemu_vcpu_delay_s",
+    [M_CHAIN_INTERVAL] = "chain_interval_s",
+    [M_CHAIN_SPREAD] = "chain_read_spread_s",
+    [M_CHAIN_CLIENT_THREADS] = "chain_client_threads",
+    [M_CHAIN_SERVER_THREADS] = "chain_server_threads",
+    [M_CHAIN_CLIENT_CPU] = "chain_client_cpu_s",
+    [M_CHAIN_SERVER_CPU] = "chain_server_cpu_s",
+    [M_CHAIN_SERVER_RUNQ] = "chain_server_runq_s",
+    [M_CHAIN_SERVER_BLKIO] = "chain_server_blkio_s",
+    [M_PS_INTERVAL] = "ps_interval_s",
+    [M_PS_THREADS] = "ps_threads",
+    [M_PS_STATEMENT] = "ps_statement_s",
+    [M_PS_READ] = "ps_read_wait_s",
+    [M_PS_READS] = "ps_reads",
+    [M_PS_COMMIT] = "ps_commit_s",
+    [M_PS_SYNCH] = "ps_synch_wait_s",
+    [M_MEMORY] = "guest_memory_bytes",
+    [M_OVERHEAD] = "memory_overhead_bytes",
 };
 
 struct target {
@@ -85,6 +121,7 @@ struct target {
     const char *device;
     int threads;      /* config.threads of its run, 0 unknown */
     bool no_compression;
+    bool guest_arm;   /* of a guest arm */
     double host_share; /* 1 / the targets of its run on the same host device */
 };
 
@@ -133,23 +170,133 @@ static double hit_ratio(double below, double above)
     return isfinite(below) && isfinite(above) && above > 0 ? clamp01(1 - below / above) : NAN;
 }
 
+/* ---- one target's budget (gap.h) ---- */
+
+/* Resolution of the readings: /proc/uptime's 1/100 s and delay accounting's
+ * 1/100 s ticks (probes/chain.h), each read twice: a difference of two
+ * readings truncated to a tick is off by a uniform error of up to a tick,
+ * sd tick / sqrt(6). INNODB_CMP counts whole seconds. */
+#define TICK_S 0.01
+#define CMP_TICK_S 1.0
+
+struct budget {
+    bool have;                                  /* the chain was read */
+    double part[GAP_PARTS], res[GAP_PARTS];     /* seconds per transaction; res: resolution */
+    double other, other_res, cmp, cmp_res, client_cpu;
+    double oncpu, runq, io, stmt, p, read_wait, commit_wait, reads_per_tx;
+};
+
+static double fmin_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
+static double nonneg(double x) { return isnan(x) ? NAN : fmax(0, x); }
+/* the resolution of min(own, cap): the cap's (delay accounting's ticks)
+ * when it bound, none when the part is its own counter's (picoseconds) */
+static double capped_res(double part, double own, double cap_res)
+{
+    return isnan(part) ? NAN : part < own ? cap_res : 0;
+}
+
+static void target_budget(const struct target *t, double w, struct budget *b)
+{
+    const double *v = t->v;
+    for (int p = 0; p < GAP_PARTS; p++)
+        b->part[p] = b->res[p] = NAN;
+    b->other = b->other_res = b->client_cpu = NAN;
+    b->oncpu = b->runq = b->io = b->stmt = b->p = b->read_wait = b->commit_wait = NAN;
+    b->reads_per_tx = NAN;
+    /* compression: INNODB_CMP's time, global (the foreground compresses) */
+    double T = v[M_TRANSACTIONS];
+    b->cmp = t->no_compression && T > 0 ? 0 : per_tx(t, v[M_CMP_COMPRESS] + v[M_CMP_UNCOMPRESS]);
+    b->cmp_res = t->no_compression ? 0 : isfinite(b->cmp) ? CMP_TICK_S * sqrt(2.0 / 6) / T : NAN;
+    double ci = v[M_CHAIN_INTERVAL], ns = v[M_CHAIN_SERVER_THREADS], nc = v[M_CHAIN_CLIENT_THREADS];
+    b->have = isfinite(w) && ci > 0 && ns >= 1;
+    if (!b->have)
+        return;
+    double per = w / (ns * ci); /* a server thread-second, in seconds per transaction */
+    double spread = isfinite(v[M_CHAIN_SPREAD]) ? v[M_CHAIN_SPREAD] : 0;
+    double rel = sqrt(TICK_S * TICK_S / 6 + spread * spread / 12) / ci;
+    double io_res = TICK_S * sqrt(ns / 6) * per;
+    b->oncpu = v[M_CHAIN_SERVER_CPU] * per;
+    b->runq = v[M_CHAIN_SERVER_RUNQ] * per;
+    b->io = v[M_CHAIN_SERVER_BLKIO] * per;
+    b->client_cpu = nc >= 1 ? v[M_CHAIN_CLIENT_CPU] / (nc * ci) * w : NAN;
+    /* the vCPU's preempted share: the guest's clock ran, its vCPU did not */
+    double vt = v[M_VCPU], vd = v[M_VCPU_DELAY];
+    b->p = !t->guest_arm ? 0 : vt >= 0 && vd >= 0 && vt + vd > 0 ? vd / (vt + vd) : NAN;
+    /* performance_schema, over its own interval */
+    double pi = v[M_PS_INTERVAL], np = v[M_PS_THREADS];
+    double pper = pi > 0 && np >= 1 ? w / (np * pi) : NAN;
+    b->stmt = v[M_PS_STATEMENT] * pper;
+    b->read_wait = v[M_PS_READ] * pper;
+    b->commit_wait = v[M_PS_COMMIT] * pper;
+    b->reads_per_tx = v[M_PS_READS] * pper;
+    double synch = v[M_PS_SYNCH] * pper;
+
+    b->part[GAP_CPU] = b->oncpu * (1 - b->p);
+    b->res[GAP_CPU] = b->part[GAP_CPU] * rel;
+    /* INNODB_CMP times are wall-clock time in zlib: under contention they
+     * hold run-queue waits too, taken out in the CPU's proportion */
+    double busy = b->part[GAP_CPU] + b->part[GAP_CONTENTION];
+    if (isfinite(b->cmp) && b->cmp > 0 && busy > 0) {
+        b->cmp *= b->part[GAP_CPU] / busy;
+        b->cmp_res *= b->part[GAP_CPU] / busy;
+    }
+    /* (no preempted share: the CPU's counter is not needed) */
+    b->part[GAP_CONTENTION] = b->runq + (b->p == 0 ? 0 : b->oncpu * b->p);
+    b->res[GAP_CONTENTION] = b->part[GAP_CONTENTION] * rel;
+    /* the block I/O: the commit stage's first (its time is mostly the redo
+     * log's flush), the data files' reads from what is left */
+    b->part[GAP_COMMIT] = fmin_nan(b->commit_wait, b->io);
+    b->part[GAP_READS] = fmin_nan(b->read_wait, b->io - b->part[GAP_COMMIT]);
+    b->res[GAP_COMMIT] = isfinite(b->part[GAP_COMMIT])
+                             ? (b->part[GAP_COMMIT] < b->commit_wait ? io_res : 0) + b->part[GAP_COMMIT] * rel
+                             : NAN;
+    b->res[GAP_READS] = isfinite(b->part[GAP_READS])
+                            ? (b->part[GAP_READS] < b->read_wait ? io_res : 0) + b->part[GAP_READS] * rel
+                            : NAN;
+    /* the connection thread's blocked time (neither on a CPU, nor runnable,
+     * nor in block I/O), and of it the part inside statements. A cap that
+     * needs an absent counter leaves its part n/a: time only ever moves
+     * into other */
+    double blocked = w - b->oncpu - b->runq - b->io;
+    double blocked_in = b->stmt - b->oncpu - b->runq - b->io;
+    /* the client's turn: the connection thread blocked between statements
+     * -- w - stmt, never more than it was blocked at all (its run-queue
+     * wait and CPU between statements are contention's and CPU's) */
+    b->part[GAP_CLIENT] = fmin_nan(w - b->stmt, nonneg(blocked));
+    b->res[GAP_CLIENT] = capped_res(b->part[GAP_CLIENT], w - b->stmt, io_res);
+    /* locks: synch waits, as far as they were blocked time inside
+     * statements (an uncontended latch's "wait" is CPU) */
+    b->part[GAP_LOCKS] = fmin_nan(synch, nonneg(blocked_in));
+    b->res[GAP_LOCKS] = capped_res(b->part[GAP_LOCKS], synch, io_res);
+    double sum = 0, res2 = 0;
+    for (int p = 0; p < GAP_PARTS; p++)
+        if (isfinite(b->part[p])) {
+            sum += b->part[p];
+            res2 += b->res[p] * b->res[p];
+        }
+    b->other = w - sum;
+    b->other_res = sqrt(res2 + w * rel * w * rel);
+}
+
+/* ---- one target's layers ---- */
+
 /* Figures of one target, in the order of the fields averaged below. */
-enum { F_W, F_CPU, F_CMP, F_RD, F_WR, F_BP_HIT, F_COPIES, F_LAYER0, F_N = F_LAYER0 + 5 * GAP_LAYERS };
+enum { F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_LAYER0, F_N = F_LAYER0 + 5 * GAP_LAYERS };
 
 static void target_figures(const struct target *t, bool guest_arm, double *f)
 {
     const double *v = t->v;
     double T = v[M_TRANSACTIONS];
     f[F_W] = t->threads > 0 && v[M_MEASURE_S] > 0 && T > 0 ? t->threads * v[M_MEASURE_S] / T : NAN;
-    f[F_CPU] = per_tx(t, v[M_SERVER_CPU]);
-    f[F_CMP] = t->no_compression && T > 0 ? 0 : per_tx(t, v[M_CMP_COMPRESS] + v[M_CMP_UNCOMPRESS]);
     double hr = v[M_HOST_READS] * t->host_share, hrms = v[M_HOST_READ_MS] * t->host_share;
     double hw = v[M_HOST_WRITES] * t->host_share, hf = v[M_HOST_FLUSHES] * t->host_share;
     double hwms = (v[M_HOST_WRITE_MS] + v[M_HOST_FLUSH_MS]) * t->host_share;
     double gwms = v[M_GUEST_WRITE_MS] + v[M_GUEST_FLUSH_MS];
-    f[F_RD] = per_tx(t, (guest_arm ? v[M_GUEST_READ_MS] : hrms) / 1000);
-    f[F_WR] = per_tx(t, (guest_arm ? gwms : hwms) / 1000);
     f[F_BP_HIT] = v[M_BP_HIT];
+    f[F_WS] = v[M_WS_BYTES];
+    f[F_BP] = v[M_BP_BYTES];
+    f[F_MEM] = v[M_MEMORY];
+    f[F_OVERHEAD] = v[M_OVERHEAD];
     /* copies: the buffer pool's share of the working set, the guest page
      * cache's (a guest) and the host page cache's -- each at most one copy:
      * a cache that holds more than the working set holds other files too
@@ -188,6 +335,92 @@ static void share_host_devices(struct target *ts, size_t n)
     }
 }
 
+/* ---- means over an arm's targets ---- */
+
+/* mean and spread of one figure over the targets (NAN if any lacks it) */
+struct spread {
+    double sum, sum2, res2;
+    size_t n;
+    bool absent;
+};
+
+static void spread_add(struct spread *s, double x, double res)
+{
+    if (isnan(x)) {
+        s->absent = true;
+        return;
+    }
+    s->sum += x;
+    s->sum2 += x * x;
+    s->res2 += isfinite(res) ? res * res : 0;
+    s->n++;
+}
+
+/* the mean; its sigma: the targets' resolution and the standard error of
+ * their mean, in quadrature */
+static double spread_mean(const struct spread *s, double *sigma)
+{
+    if (s->absent || !s->n) {
+        *sigma = NAN;
+        return NAN;
+    }
+    double n = (double)s->n, mean = s->sum / n;
+    double var = s->n > 1 ? fmax(0, (s->sum2 - n * mean * mean) / (n - 1)) : 0;
+    *sigma = sqrt(s->res2 / (n * n) + var / n);
+    return mean;
+}
+
+static void measure_budget(struct gap_arm *out, const struct target *ts, size_t n)
+{
+    struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, client = {0}, oncpu = {0},
+                  runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0};
+    bool cmp_absent = false;
+    for (size_t i = 0; i < n; i++) {
+        double f[F_N];
+        target_figures(&ts[i], out->guest, f);
+        struct budget b;
+        target_budget(&ts[i], f[F_W], &b);
+        spread_add(&w, f[F_W], 0);
+        spread_add(&cmp, b.cmp, b.cmp_res);
+        cmp_absent |= isnan(b.cmp);
+        if (!b.have)
+            continue;
+        out->budgets++;
+        for (int k = 0; k < GAP_PARTS; k++)
+            spread_add(&part[k], b.part[k], b.res[k]);
+        spread_add(&other, b.other, b.other_res);
+        spread_add(&client, b.client_cpu, 0);
+        spread_add(&oncpu, b.oncpu, 0);
+        spread_add(&runq, b.runq, 0);
+        spread_add(&io, b.io, 0);
+        spread_add(&stmt, b.stmt, 0);
+        spread_add(&p, b.p, 0);
+        spread_add(&rw, b.read_wait, 0);
+        spread_add(&cw, b.commit_wait, 0);
+        spread_add(&rpt, b.reads_per_tx, 0);
+    }
+    out->w = spread_mean(&w, &out->w_sigma);
+    out->cmp = spread_mean(&cmp, &out->cmp_sigma);
+    out->cmp_in_cpu = n > 0 && cmp_absent;
+    double unused;
+    bool all = out->budgets > 0 && out->budgets == n; /* a budget of some targets only is none */
+    for (int k = 0; k < GAP_PARTS; k++)
+        out->part[k] = all ? spread_mean(&part[k], &out->sigma[k]) : (out->sigma[k] = NAN);
+    out->other = all ? spread_mean(&other, &out->other_sigma) : (out->other_sigma = NAN);
+    out->cpu = out->part[GAP_CPU];
+    out->client_cpu = all ? spread_mean(&client, &unused) : NAN;
+    out->oncpu = all ? spread_mean(&oncpu, &unused) : NAN;
+    out->runq = all ? spread_mean(&runq, &unused) : NAN;
+    out->io = all ? spread_mean(&io, &unused) : NAN;
+    out->stmt = all ? spread_mean(&stmt, &unused) : NAN;
+    out->preempt = all ? spread_mean(&p, &unused) : NAN;
+    out->read_wait = all ? spread_mean(&rw, &unused) : NAN;
+    out->commit_wait = all ? spread_mean(&cw, &unused) : NAN;
+    out->reads_per_tx = all ? spread_mean(&rpt, &unused) : NAN;
+    double share = gap_other_share(out);
+    out->closes = share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH;
+}
+
 void gap_measure_arm(const struct results_data *rd, int variant, const struct results_arm *arm,
                      struct gap_arm *out)
 {
@@ -216,6 +449,7 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
     out->targets = n;
     share_host_devices(ts, n);
     out->cache_none = out->guest && n > 0;
+    out->direct = n > 0;
     out->hypervisor_fields = "";
     for (size_t i = 0; i < n; i++) {
         const struct results_run *run = results_find_run(rd, ts[i].seq);
@@ -224,14 +458,17 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
         long k = strtol(threads, &end, 10);
         ts[i].threads = *threads && !*end && k > 0 && k < 100000 ? (int)k : 0;
         ts[i].no_compression = run && !strcmp(results_run_config(run, "compression"), "none");
+        ts[i].guest_arm = out->guest;
         out->cache_none &= run && !strcmp(run->disk_cache, "none");
+        out->direct &= run && !strncmp(results_run_config(run, "flush_method"), "O_DIRECT", 8);
         if (run && run->hypervisor_fields && !*out->hypervisor_fields)
             out->hypervisor_fields = run->hypervisor_fields;
+        out->threads = i == 0 || out->threads == ts[i].threads ? ts[i].threads : 0;
     }
-    /* the means: NAN when any target lacks the figure (n/a, never 0) */
+    measure_budget(out, ts, n);
+    /* the layers' means: NAN when any target lacks the figure (n/a, never 0) */
     double sum[F_N] = {0};
     bool absent[F_N] = {0};
-    bool cmp_absent = false;
     for (size_t i = 0; i < n; i++) {
         double f[F_N];
         target_figures(&ts[i], out->guest, f);
@@ -241,7 +478,6 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
             else
                 sum[k] += f[k];
         }
-        cmp_absent |= isnan(f[F_CMP]);
         /* totals for the checks: used only when no target lacks them */
         const double *v = ts[i].v;
         out->sum_innodb_reads += isfinite(v[M_INNODB_READS]) ? v[M_INNODB_READS] : 0;
@@ -252,13 +488,11 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
     double mean[F_N];
     for (int k = 0; k < F_N; k++)
         mean[k] = n && !absent[k] ? sum[k] / (double)n : NAN;
-    out->w = mean[F_W];
-    out->cpu = mean[F_CPU];
-    out->cmp = mean[F_CMP];
-    out->cmp_in_cpu = n > 0 && cmp_absent;
-    out->rd = mean[F_RD];
-    out->wr = mean[F_WR];
     out->copies = mean[F_COPIES];
+    out->ws_bytes = mean[F_WS];
+    out->bp_bytes = mean[F_BP];
+    out->memory_bytes = mean[F_MEM];
+    out->overhead_bytes = mean[F_OVERHEAD];
     for (int l = 0; l < GAP_LAYERS; l++) {
         struct gap_layer_figures *g = &out->layer[l];
         const double *x = &mean[F_LAYER0 + 5 * l];
@@ -303,9 +537,13 @@ void gap_split_clear(struct gap_split *out)
 {
     memset(out, 0, sizeof(*out));
     for (int p = 0; p < GAP_PARTS; p++)
-        out->part[p] = NAN;
-    out->delta = out->loss = out->residual = NAN;
+        out->part[p] = out->sigma[p] = NAN;
+    out->delta = out->delta_sigma = out->loss = out->residual = out->residual_sigma = NAN;
+    out->cmp = out->cmp_sigma = NAN;
+    out->vs_guest = false;
 }
+
+static double quad(double a, double b) { return sqrt(a * a + b * b); }
 
 void gap_split(const struct gap_arm *g, const struct gap_arm *h, struct gap_split *out)
 {
@@ -314,47 +552,64 @@ void gap_split(const struct gap_arm *g, const struct gap_arm *h, struct gap_spli
         return;
     out->valid = true;
     out->delta = g->w - h->w;
+    out->delta_sigma = quad(g->w_sigma, h->w_sigma);
     out->loss = 1 - g->tps / h->tps;
-    /* compression CPU unmeasured on either side: it stays inside the CPU part */
-    bool cmp_known = isfinite(g->cmp) && isfinite(h->cmp);
-    out->part[GAP_CPU_VIRT] =
-        cmp_known ? (g->cpu - g->cmp) - (h->cpu - h->cmp) : g->cpu - h->cpu;
-    out->part[GAP_CPU_CMP] = cmp_known ? g->cmp - h->cmp : NAN;
-    out->part[GAP_READS] = g->rd - h->rd;
-    out->part[GAP_WRITES] = g->wr - h->wr;
     double sum = 0;
-    for (int p = 0; p < GAP_PARTS; p++)
+    for (int p = 0; p < GAP_PARTS; p++) {
+        out->part[p] = g->part[p] - h->part[p];
+        out->sigma[p] = quad(g->sigma[p], h->sigma[p]);
         if (isfinite(out->part[p]))
             sum += out->part[p];
         else
-            out->part[p] = NAN;
+            out->part[p] = out->sigma[p] = NAN;
+    }
+    bool cmp_known = isfinite(g->cmp) && isfinite(h->cmp);
+    out->cmp = cmp_known ? g->cmp - h->cmp : NAN;
+    out->cmp_sigma = cmp_known ? quad(g->cmp_sigma, h->cmp_sigma) : NAN;
+    /* = other_G - other_H when both arms know the same parts */
     out->residual = out->delta - sum;
-    out->explained = fabs(out->residual) <= GAP_EXPLAINED_RESIDUAL * fabs(out->delta);
+    out->residual_sigma = isfinite(g->other_sigma) && isfinite(h->other_sigma)
+                              ? quad(g->other_sigma, h->other_sigma)
+                              : out->delta_sigma;
+    out->closes_g = g->closes;
+    out->closes_h = h->closes;
+    out->vs_guest = h->guest;
+    out->explained = g->closes && h->closes &&
+                     fabs(out->residual) <= GAP_RESIDUAL_LIMIT * fabs(out->delta);
 }
 
-double gap_other(const struct gap_arm *a)
+double gap_arm_part(const struct gap_arm *a, enum gap_part p) { return a->part[p]; }
+
+double gap_other(const struct gap_arm *a) { return a->budgets ? a->other : NAN; }
+
+double gap_other_share(const struct gap_arm *a)
 {
-    return a->w - a->cpu - a->rd - a->wr;
+    double o = gap_other(a);
+    return isfinite(o) && a->w > 0 ? o / a->w : NAN;
 }
 
 double gap_points(const struct gap_split *s, double seconds)
 {
     if (!s->valid || !isfinite(seconds) || s->delta == 0)
         return NAN;
-    return seconds / s->delta * s->loss * 100;
+    return seconds / s->delta * fabs(s->loss) * 100;
 }
 
 const char *gap_part_name(enum gap_part p)
 {
-    static const char *const names[] = {"CPU (virtualization/emulation)", "compression CPU",
-                                        "reads a cache above would have served",
-                                        "writes and flushes"};
+    static const char *const names[] = {"CPU", "CPU contention", "foreground reads", "commit I/O",
+                                        "locks", "client and hand-off"};
     return names[p];
+}
+
+const char *gap_split_part_name(enum gap_part p)
+{
+    return p == GAP_CPU ? "CPU (virtualization/emulation)" : gap_part_name(p);
 }
 
 const char *gap_part_key(enum gap_part p)
 {
-    static const char *const keys[] = {"cpu_virt", "cpu_cmp", "reads", "writes"};
+    static const char *const keys[] = {"cpu", "contention", "reads", "commit", "locks", "client"};
     return keys[p];
 }
 
@@ -382,15 +637,33 @@ static void append(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "12.3 +- 1.0 points" (no "+-" when sigma is unknown) */
+static void append_points(char *buf, size_t len, const struct gap_split *s, double sec, double sigma)
+{
+    double pts = gap_points(s, sec), spts = fabs(gap_points(s, sigma));
+    if (isfinite(spts))
+        append(buf, len, "%.1f +- %.1f points", pts, spts);
+    else
+        append(buf, len, "%.1f point%s", pts, fabs(pts) == 1.0 ? "" : "s");
+}
+
+static bool beyond_noise(double x, double sigma)
+{
+    return isfinite(x) && x != 0 && (!isfinite(sigma) || fabs(x) > GAP_NAMED_SIGMAS * sigma);
+}
+
 void gap_sentence(const struct gap_split *s, const char *g, const char *h, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!s->valid)
         return;
-    int order[GAP_PARTS], n = 0;
-    for (int p = 0; p < GAP_PARTS; p++)
-        if (isfinite(s->part[p]) && s->part[p] != 0) /* 0: compression = none on both sides */
+    int order[GAP_PARTS], n = 0, quiet = 0;
+    for (int p = 0; p < GAP_PARTS; p++) {
+        if (beyond_noise(s->part[p], s->sigma[p]))
             order[n++] = p;
+        else if (isfinite(s->part[p]) && s->part[p] != 0)
+            quiet++;
+    }
     /* biggest first (by magnitude) */
     for (int i = 1; i < n; i++)
         for (int k = i; k > 0 && fabs(s->part[order[k]]) > fabs(s->part[order[k - 1]]); k--) {
@@ -398,29 +671,76 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
             order[k] = order[k - 1];
             order[k - 1] = t;
         }
-    append(buf, len, "%s %s %.1f %% of %s's TPS per guest", g, s->loss >= 0 ? "loses" : "gains",
-           fabs(s->loss) * 100, h);
+    append(buf, len, "%s %s %.1f %% %s %s's TPS per guest", g, s->loss >= 0 ? "loses" : "gains",
+           fabs(s->loss) * 100, s->loss >= 0 ? "of" : "over", h);
     if (s->delta == 0) {
         append(buf, len, ": the same time per transaction.");
         return;
     }
     for (int i = 0; i < n; i++) {
-        double pts = gap_points(s, s->part[order[i]]);
-        append(buf, len, "%s%.1f point%s %s", i ? ", " : ": ", pts,
-               fabs(pts) == 1.0 ? "" : "s", gap_part_name(order[i]));
+        int p = order[i];
+        append(buf, len, "%s", i ? ", " : ": ");
+        append_points(buf, len, s, s->part[p], s->sigma[p]);
+        append(buf, len, " %s", s->vs_guest ? gap_part_name(p) : gap_split_part_name(p));
+        if (p == GAP_CPU && beyond_noise(s->cmp, s->cmp_sigma)) {
+            append(buf, len, " (of which compression ");
+            append_points(buf, len, s, s->cmp, s->cmp_sigma);
+            append(buf, len, ")");
+        }
     }
-    append(buf, len, "%sresidual %.1f points", n ? "; " : ": ", gap_points(s, s->residual));
+    append(buf, len, "%sresidual ", n ? "; " : ": ");
+    append_points(buf, len, s, s->residual, s->residual_sigma);
     bool first = true;
     for (int p = 0; p < GAP_PARTS; p++)
         if (isnan(s->part[p])) {
-            append(buf, len, "%s%s", first ? " (n/a, in the residual: " : ", ", gap_part_name(p));
+            append(buf, len, "%s%s", first ? " (n/a, in the residual: " : ", ",
+                   s->vs_guest ? gap_part_name(p) : gap_split_part_name(p));
             first = false;
         }
     append(buf, len, "%s.", first ? "" : ")");
-    if (!s->explained)
+    if (quiet)
+        append(buf, len, " %d other part%s within %.0f sigma of 0.", quiet, quiet == 1 ? " is" : "s are",
+               GAP_NAMED_SIGMAS);
+    if (!s->closes_g && !s->closes_h)
+        append(buf, len, " The model does not explain this run: neither arm's budget closes.");
+    else if (!s->closes_g || !s->closes_h)
+        append(buf, len, " The model does not explain this run: the budget of %s does not close.",
+               !s->closes_g ? g : h);
+    else if (!s->explained)
         append(buf, len, " The model does not explain this run: the residual is %.0f %% of the "
                          "difference (more than %.0f %%).",
-               fabs(s->residual / s->delta) * 100, GAP_EXPLAINED_RESIDUAL * 100);
+               fabs(s->residual / s->delta) * 100, GAP_RESIDUAL_LIMIT * 100);
+}
+
+void gap_budget_sentence(const struct gap_arm *a, const char *name, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!a->targets)
+        return;
+    if (!a->budgets || !isfinite(a->other)) {
+        append(buf, len, "%s has no budget: the chain of %s was not read (probes/chain.h).", name,
+               a->budgets ? "some of its targets" : "its targets");
+        return;
+    }
+    double share = gap_other_share(a);
+    append(buf, len, "The budget of %s %s: other %.1f %% of its thread time (%.2f ms of %.2f ms per "
+                     "transaction; limits %.0f %% and +%.0f %%)",
+           name, a->closes ? "closes" : "does not close", share * 100, a->other * 1000, a->w * 1000,
+           GAP_CLOSE_LOW * 100, GAP_CLOSE_HIGH * 100);
+    if (share < GAP_CLOSE_LOW)
+        append(buf, len, ": parts overlap (time counted twice).");
+    else if (share > GAP_CLOSE_HIGH) {
+        append(buf, len, ": the parts miss time");
+        bool first = true;
+        for (int p = 0; p < GAP_PARTS; p++)
+            if (isnan(a->part[p])) {
+                append(buf, len, "%s%s", first ? " (n/a: " : ", ", gap_part_name(p));
+                first = false;
+            }
+        append(buf, len, "%s.", first ? "" : ")");
+    } else {
+        append(buf, len, ".");
+    }
 }
 
 void gap_problems_text(const struct gap_arm *a, char *buf, size_t len)

@@ -1,46 +1,83 @@
-/* gap.h: where a transaction's time goes, layer by layer -- the model that
- * explains the gap between a guest arm and the host arm from the counters
- * vbed run reads at every layer (samples.jsonl, labels.layer: workload,
- * innodb, guest, hypervisor, host; see results/README.md). Pure: it reads a
- * struct results_data and computes; it prints nothing.
+/* gap.h: where a transaction's time goes -- a budget per arm that closes,
+ * from states of the foreground chain that cannot overlap, and the split of
+ * the gap between a guest arm and the host arm into parts, each with its
+ * uncertainty; and the layers of each arm's I/O path (requests and cache
+ * hit ratios). Pure: it reads a struct results_data and computes; it
+ * prints nothing.
  *
- * The model. Per target (a guest, or the host arm's mariadbd) over the
+ * The budget. Per target (a guest, or the host arm's mariadbd) over the
  * measure phase: T transactions (sysbench), k threads (config.threads), W
- * seconds (sysbench's total time). A thread spends w = k W / T seconds per
- * transaction, made of CPU, I/O waits and the rest:
+ * seconds (sysbench's total time). A chain -- a sysbench thread and the
+ * connection thread that serves it -- spends w = k W / T seconds per
+ * transaction. Its states come from the readings during the phase
+ * (probes/chain.h, probes/perfschema.h), each turned into a share of the
+ * interval it was read over and then into seconds per transaction (x w),
+ * so that every figure below is the chain's own -- never a process's or a
+ * device's total, never background work (the page cleaner, guest
+ * writeback, QEMU's emulator and I/O threads enter only through the
+ * foreground waits they cause):
  *
- *   cpu = server_cpu_s / T        CPU of everything executing the workload
- *                                 (a guest: its QEMU process; the host arm:
- *                                 mariadbd + sysbench)
- *   cmp = (cmp_compress_time_s + cmp_uncompress_time_s) / T
- *                                 (0 when compression = none)
- *   rd  = read wait / T           the guest's data disk (/proc/diskstats
- *                                 in the guest); the host arm: the host
- *                                 block device under its datadir
- *   wr  = (write + flush wait) / T, at the same layer
+ *   oncpu  the connection thread on a CPU        chain_server_cpu_s
+ *   runq   ... runnable, waiting for a CPU       chain_server_runq_s
+ *   io     ... blocked on block I/O              chain_server_blkio_s
+ *   stmt   ... inside a statement                ps_statement_s
+ *   the connection thread's states partition its time: oncpu + runq + io
+ *   + blocked = w, and blocked = (w - stmt) + the waits inside statements
+ *   p      a guest's vCPU preempted: vcpu.delay / (vcpu.time + vcpu.delay)
+ *          over the phase (libvirt); 0 for the host arm
  *
- * averaged over the arm's targets and repeats (per variant). For a guest
- * arm G against the host arm H of the same variant, the difference
- * delta = w_G - w_H splits into
+ * and the parts, which cannot overlap and add up to w with `other`:
  *
- *   cpu_virt = (cpu_G - cmp_G) - (cpu_H - cmp_H)   CPU: virtualization/emulation
- *   cpu_cmp  = cmp_G - cmp_H                       compression CPU
- *   reads    = rd_G - rd_H                         reads a cache above would have served
- *   writes   = wr_G - wr_H                         writes and flushes
- *   residual = delta - the parts                   the rest: the model's honesty
+ *   cpu         oncpu x (1 - p)     the transaction's CPU in the server
+ *                                   (its on-CPU time while the vCPU ran)
+ *     of which  compression         (INNODB_CMP compress + uncompress time) / T,
+ *                                   wall-clock time in zlib: x cpu / (cpu +
+ *                                   contention), its share that was on a CPU
+ *   contention  runq + oncpu x p    waiting for a CPU, in the target or
+ *                                   behind the host's other work
+ *   commit      min(commit stage, io)          the commit stage's block I/O
+ *                                              (the redo log's write and flush)
+ *   reads       min(data-file reads, io - commit)  buffer-pool misses' block I/O
+ *   locks       min(synch waits,               performance_schema wait/synch/%,
+ *               blocked inside statements)     as far as it was blocked time
+ *                                              (stmt - oncpu - runq - io): an
+ *                                              uncontended latch's "wait" is
+ *                                              CPU
+ *   client      w - stmt, at most   sysbench's turn: the connection thread
+ *               blocked             blocked between statements (its run-
+ *                                   queue wait and CPU there are already
+ *                                   contention's and CPU's); blocked = w -
+ *                                   oncpu - runq - io
+ *   other       w - the parts       the rest: I/O outside reads and
+ *                                   commit, waits no counter names
  *
- * which add up to delta by construction. loss = 1 - TPS_G / TPS_H (TPS per
- * guest); a part in points of loss = part / delta x loss x 100. The model
- * explains the run when |residual| <= 15 % of |delta|. A part whose inputs
- * are absent (a counter vbed could not read) is NAN ("n/a") and its time is
- * in the residual; a counter is never taken as 0. When compression is on but
- * no compression time was measured (page compression has no such counter),
- * cmp is n/a and the compression CPU stays inside cpu (cmp_in_cpu).
+ * A part whose counter is absent is NAN ("n/a", never 0) and its time is
+ * in `other`; no other part takes it. A part whose cap needs an absent
+ * counter is n/a too (the client and locks need on-CPU, run queue and
+ * block I/O; locks the statement time; reads the commit stage): its time
+ * goes to other as well -- so dropping a counter only ever makes other
+ * grow. The budget closes when other lies
+ * between GAP_CLOSE_LOW and GAP_CLOSE_HIGH of w: below, counters overlap
+ * (a part counted twice); above, the parts miss time.
  *
- * Assumptions: threads are busy (closed loop: sysbench threads never idle
- * between transactions), so a thread's time is CPU + waits + other; CPU
- * time and wait time of one thread do not overlap; the CPU of a guest's
- * QEMU process (vCPUs and I/O threads) all serves the workload.
+ * Uncertainty: each part carries sigma, from the counters' resolution
+ * (delay accounting counts 1/100 s ticks per thread and reading; the
+ * interval /proc/uptime's 1/100 s and the time a reading took; INNODB_CMP
+ * whole seconds per counter) and from the spread over the arm's targets
+ * and repeats (the standard error of their mean), combined in quadrature.
+ *
+ * The split. A guest arm G against the host arm H of the same variant:
+ * delta = w_G - w_H = the sum over parts of (part_G - part_H) + residual,
+ * residual = other_G - other_H; each part's sigma is the two arms' in
+ * quadrature. loss = 1 - TPS_G / TPS_H (TPS per guest); a part in points
+ * of loss = part / delta x |loss| x 100 (for a gain, points of the gain:
+ * a part that shrank is positive, one that grew negative). A tuned guest
+ * arm against the untuned one splits the same way (what the tuning won). The CPU part of the split is the
+ * virtualization/emulation CPU: the guest's transaction CPU (vCPU delay
+ * removed) minus the host arm's. A part is named in a sentence only when
+ * |part| > 2 sigma. The split is explained when both arms' budgets close
+ * and |residual| <= GAP_RESIDUAL_LIMIT x |delta|: dropping a part can only
+ * make `other` grow, so it never makes a run look explained.
  *
  * The layers of each arm (means of per-transaction figures): requests at
  * each layer (InnoDB data reads -> guest block reads -> QEMU read requests
@@ -63,13 +100,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define GAP_EXPLAINED_RESIDUAL 0.15 /* |residual| <= this share of |delta| */
+#define GAP_CLOSE_LOW (-0.02)      /* a budget closes when other / w lies between these */
+#define GAP_CLOSE_HIGH 0.10
+#define GAP_RESIDUAL_LIMIT 0.10    /* |residual| <= this share of |delta|, both budgets closed */
+#define GAP_NAMED_SIGMAS 2.0       /* a part is named in a sentence when |part| > this x sigma */
 #define GAP_GUEST_READS_LIMIT 1.25  /* guest block reads <= this x InnoDB data reads ... */
 #define GAP_READAHEAD_ALLOWANCE 64  /* ... + this many reads per target (readahead, metadata) */
 #define GAP_QEMU_READS_TOLERANCE 0.10    /* QEMU read requests vs guest block reads */
 #define GAP_HOSTDEV_READS_TOLERANCE 0.25 /* cache=none: host device reads vs QEMU reads */
 
-enum gap_part { GAP_CPU_VIRT, GAP_CPU_CMP, GAP_READS, GAP_WRITES, GAP_PARTS };
+/* the parts of a budget, in the order they are shown */
+enum gap_part { GAP_CPU, GAP_CONTENTION, GAP_READS, GAP_COMMIT, GAP_LOCKS, GAP_CLIENT, GAP_PARTS };
 
 enum gap_layer { GAP_LAYER_INNODB, GAP_LAYER_GUEST, GAP_LAYER_QEMU, GAP_LAYER_HOST, GAP_LAYERS };
 
@@ -91,12 +132,30 @@ enum {
 /* One arm in one variant: means over its targets (guests x counted runs). */
 struct gap_arm {
     size_t targets;  /* targets with a transactions count */
+    size_t budgets;  /* of them, targets whose chain was read (the budget's basis) */
     bool guest;      /* a guest arm (else the host arm) */
     bool cache_none; /* every run of the arm has disk_cache = none */
+    bool direct;     /* every run's flush_method is O_DIRECT or O_DIRECT_NO_FSYNC */
     double tps;      /* TPS per guest: set by the caller (build.c), NAN unknown */
-    double w;        /* per-thread seconds per transaction, k W / T */
-    double cpu, cmp, rd, wr; /* seconds per transaction */
-    bool cmp_in_cpu;         /* compression on, its CPU not measured: inside cpu */
+    double w;        /* seconds per transaction of a chain, k W / T */
+    double w_sigma;
+    /* the budget (seconds per transaction; NAN: n/a) */
+    double part[GAP_PARTS], sigma[GAP_PARTS];
+    double other, other_sigma; /* w - the known parts */
+    double cpu;                /* = part[GAP_CPU] */
+    double cmp, cmp_sigma;     /* of which compression (INNODB_CMP) */
+    bool cmp_in_cpu;           /* compression on, its CPU not measured: inside cpu */
+    double client_cpu;         /* of the client part, sysbench's CPU */
+    /* the states behind it */
+    double oncpu, runq, io, stmt, preempt; /* preempt: p, the vCPU's share waiting */
+    double read_wait, commit_wait;         /* performance_schema's, per transaction */
+    double reads_per_tx;                   /* foreground data-file reads (ps_reads) */
+    bool closes;                           /* other / w within [GAP_CLOSE_LOW, GAP_CLOSE_HIGH] */
+    /* what a prediction needs (report/predict.h): means over targets, NAN unknown */
+    int threads;              /* config.threads (0 unknown or mixed) */
+    double ws_bytes, bp_bytes; /* working_set_bytes, buffer_pool_bytes */
+    double memory_bytes;      /* guest_memory_bytes */
+    double overhead_bytes;    /* memory_overhead_bytes: a guest's memory outside the pool */
     struct gap_layer_figures layer[GAP_LAYERS];
     double copies; /* copies of the data held at once; NAN unknown */
     const char *hypervisor_fields; /* the first run's meta.json hypervisor_fields, "" if none */
@@ -110,10 +169,16 @@ struct gap_arm {
 struct gap_split {
     bool valid;             /* both w and TPS known: delta and loss are */
     double delta;           /* w_G - w_H, seconds */
+    double delta_sigma;
     double loss;            /* 1 - TPS_G / TPS_H */
     double part[GAP_PARTS]; /* seconds; NAN: n/a (its time is in the residual) */
-    double residual;        /* seconds */
-    bool explained;         /* |residual| <= 15 % of |delta| */
+    double sigma[GAP_PARTS];
+    double cmp, cmp_sigma;  /* of which compression CPU */
+    double residual;        /* seconds: other_G - other_H */
+    double residual_sigma;
+    bool closes_g, closes_h; /* each arm's budget closes */
+    bool vs_guest;           /* h is a guest arm (a tuned arm against the untuned one) */
+    bool explained;          /* both close, |residual| <= GAP_RESIDUAL_LIMIT x |delta| */
 };
 
 /* Measure one arm of one variant from rd's samples (counted runs only). */
@@ -125,28 +190,42 @@ void gap_split(const struct gap_arm *g, const struct gap_arm *h, struct gap_spli
 /* A split that does not apply: valid false, every figure NAN. */
 void gap_split_clear(struct gap_split *out);
 
-/* An arm's time per transaction outside CPU and I/O waits, w - cpu - rd -
- * wr (seconds; NAN when a term is unknown; may be negative). */
+/* An arm's part p, seconds per transaction (NAN: n/a). */
+double gap_arm_part(const struct gap_arm *a, enum gap_part p);
+/* An arm's time per transaction that no part names: w - the known parts
+ * (seconds; NAN without a budget; negative when counters overlap). */
 double gap_other(const struct gap_arm *a);
+/* other / w, NAN unknown */
+double gap_other_share(const struct gap_arm *a);
 
 /* A part (or the residual, seconds) in points of loss; NAN when unknown. */
 double gap_points(const struct gap_split *s, double seconds);
 
-/* "CPU (virtualization/emulation)", "compression CPU", ... */
+/* "CPU", "CPU contention", "foreground reads", ... (an arm's budget) */
 const char *gap_part_name(enum gap_part p);
-/* "cpu_virt", "cpu_cmp", "reads", "writes" (json keys) */
+/* the same in a split: "CPU (virtualization/emulation)", ... */
+const char *gap_split_part_name(enum gap_part p);
+/* "cpu", "contention", "reads", "commit", "locks", "client" (json keys) */
 const char *gap_part_key(enum gap_part p);
 /* "InnoDB", "guest block", "QEMU", "host device" */
 const char *gap_layer_name(enum gap_layer l);
 /* "buffer pool", "guest page cache", "", "host page cache" */
 const char *gap_layer_cache(enum gap_layer l);
 
-/* One or two sentences on the split of guest arm g against host arm h:
- * "guest loses 95.2 % of host's TPS per guest: 80.1 points CPU
- * (virtualization/emulation), ...; residual 3.0 points." Parts named
- * biggest first; parts that are n/a said so; and whether the model
- * explains the run. "" when the split is not valid. */
+/* One or two sentences on the split of guest arm g against host arm h (or
+ * of a tuned guest arm against the untuned one: "tuned_memory gains 80.0 %
+ * over guest's TPS per guest: 75.0 points foreground reads, ..."):
+ * "guest loses 95.2 % of host's TPS per guest: 80.1 +- 2.0 points CPU
+ * (virtualization/emulation), ...; residual 3.0 +- 1.1 points." Parts
+ * named biggest first, and only those beyond GAP_NAMED_SIGMAS sigma (the
+ * others said to be within their noise); parts that are n/a said so; and
+ * whether the budgets close and the model explains the run. "" when the
+ * split is not valid. */
 void gap_sentence(const struct gap_split *s, const char *g, const char *h, char *buf, size_t len);
+/* One sentence on an arm's budget: whether it closes ("the budget of
+ * guest closes: other 3.1 % of its thread time") or not, and why. "" when
+ * it has no budget. */
+void gap_budget_sentence(const struct gap_arm *a, const char *name, char *buf, size_t len);
 
 /* The consistency problems of an arm as one sentence each, appended to buf
  * ("" if none). */

@@ -232,6 +232,25 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
         }
         fputs("</ul>\n", out);
     }
+    t = report_prediction_table(r, v);
+    report_prediction_text(r, v, text, sizeof(text));
+    if (t->nrows || *text)
+        fputs("<h3>Predicted from the untuned guest&apos;s budget</h3>\n", out);
+    if (t->nrows)
+        html_table(out, t);
+    report_table_free(t);
+    if (*text) {
+        fputs("<ul class=\"gap\">\n", out);
+        for (char *line = text, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            fputs("<li>", out);
+            html_text(out, line);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
     long k = gap_plot(plots, r->variants[v].variant->index);
     if (k > 0) /* plot 0 heads the page */
         rc = figure(out, plots, (size_t)k, dir);
@@ -283,6 +302,8 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
     if (r->has_layers) {
         fputs(" ", out);
         html_text(out, report_gap_rule);
+        fputs(" ", out);
+        html_text(out, report_prediction_rule);
     }
     fputs("</p>\n", out);
     return rc;

@@ -66,9 +66,9 @@ static void note_from_sample(struct report *r, size_t *cap, const struct results
         struct report_note *n = add_note(r, cap, NOTE_DRIFT, s->seq);
         n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;
         n->value = s->value, n->limit = VERDICT_DRIFT_LIMIT;
-        n->text = xasprintf("run %d (%s, repeat %d)%s: TPS drifts by %+.3f over the measure phase "
-                            "(beyond +-%.1f): it had not reached a steady state.",
-                            s->seq, s->arm, s->repeat, who, s->value, VERDICT_DRIFT_LIMIT);
+        n->text = xasprintf("run %d (%s, repeat %d)%s: TPS drifts by %+.3f over the measure phase, "
+                            "more than its noise can make: it had not reached a steady state.",
+                            s->seq, s->arm, s->repeat, who, s->value);
     } else if (!strcmp(s->metric, "warmup_s") && !strcmp(s->steady, "no")) {
         struct report_note *n = add_note(r, cap, NOTE_WARMUP, s->seq);
         n->arm = s->arm, n->repeat = s->repeat, n->guest = s->guest;
@@ -114,6 +114,7 @@ static void notes_fits(struct report *r, size_t *cap)
     for (size_t a = 0; a < rd->n_arms; a++) {
         char list[256] = "";
         size_t used = 0, n = 0;
+        bool pool_auto = true;
         struct mean_acc ws = {0}, bpb = {0};
         for (size_t v = 0; v < rd->n_variants; v++) {
             const struct report_cell *c = &r->variants[v].cells[a];
@@ -121,6 +122,7 @@ static void notes_fits(struct report *r, size_t *cap)
                 continue;
             acc_add(&ws, c->working_set_bytes);
             acc_add(&bpb, c->buffer_pool_bytes);
+            pool_auto &= c->pool_auto;
             if (used < sizeof(list))
                 used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%d", n ? ", " : "",
                                          r->variants[v].variant->index);
@@ -134,9 +136,15 @@ static void notes_fits(struct report *r, size_t *cap)
                      acc_mean(&ws) / 1048576, acc_mean(&bpb) / 1048576);
         struct report_note *note = add_note(r, cap, NOTE_FITS, INT_MAX);
         note->arm = rd->arms[a].name;
-        note->text = xasprintf("arm %s, variant%s %s: the working set fits in the buffer pool%s: "
-                               "the disk cache mode cannot matter here.",
-                               rd->arms[a].name, n == 1 ? "" : "s", list, sizes);
+        if (pool_auto)
+            note->text = xasprintf("arm %s, variant%s %s: the working set fits in its buffer pool%s, "
+                                   "which buffer_pool = auto gave it: reads stop reaching the disk, "
+                                   "which is what this arm shows.",
+                                   rd->arms[a].name, n == 1 ? "" : "s", list, sizes);
+        else
+            note->text = xasprintf("arm %s, variant%s %s: the working set fits in the buffer pool%s: "
+                                   "the disk cache mode cannot matter here.",
+                                   rd->arms[a].name, n == 1 ? "" : "s", list, sizes);
     }
 }
 
@@ -256,6 +264,36 @@ static void note_host_elsewhere(struct report *r, size_t *cap)
     }
 }
 
+/* buffer_pool = auto: what each such arm gave InnoDB, and why, one note
+ * per arm and variant. */
+static void notes_pool_auto(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    for (size_t v = 0; v < rd->n_variants; v++)
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            const struct report_cell *c = &r->variants[v].cells[a];
+            if (!c->pool_auto || !isfinite(c->pool_auto_bytes))
+                continue;
+            struct report_note *n = add_note(r, cap, NOTE_POOL_AUTO, INT_MAX);
+            n->arm = c->arm->name;
+            const double M = 1048576;
+            if (isfinite(c->pool_memory_bytes) && isfinite(c->pool_overhead_bytes) &&
+                isfinite(c->pool_sysbench_bytes) && isfinite(c->pool_margin_bytes))
+                n->text = xasprintf(
+                    "arm %s, variant %d: buffer_pool = auto gave InnoDB %.0f MiB: %.0f MiB of memory, "
+                    "less %.0f MiB resident outside the pool (measured once the server ran: the "
+                    "guest's kernel and processes, mariadbd outside its pool), %.0f MiB for sysbench "
+                    "and a %.0f MiB margin.",
+                    c->arm->name, r->variants[v].variant->index, c->pool_auto_bytes / M,
+                    c->pool_memory_bytes / M, c->pool_overhead_bytes / M, c->pool_sysbench_bytes / M,
+                    c->pool_margin_bytes / M);
+            else
+                n->text = xasprintf("arm %s, variant %d: buffer_pool = auto gave InnoDB %.0f MiB.",
+                                    c->arm->name, r->variants[v].variant->index,
+                                    c->pool_auto_bytes / M);
+        }
+}
+
 void report_collect_notes(struct report *r)
 {
     const struct results_data *rd = r->rd;
@@ -272,6 +310,7 @@ void report_collect_notes(struct report *r)
         }
     }
     notes_fits(r, &cap);
+    notes_pool_auto(r, &cap);
     note_not_run(r, &cap);
     notes_layers(r, &cap);
     note_host_elsewhere(r, &cap);

@@ -422,11 +422,12 @@ static int plot_scaling(struct drawing *d)
 }
 
 /* Where the time goes, one plot per variant with layer counters: each
- * arm's per-thread time per transaction as a stacked bar of CPU (without
- * compression), compression CPU, read wait, write + flush wait and the
- * rest; its total on top. A part that is n/a is drawn in "other" (the bar
- * stays the measured total); a negative rest is drawn as 0. */
-static const char *const gap_colours[] = {"#4477aa", "#66ccee", "#228833", "#ccbb44", "#bbbbbb"};
+ * arm's time per transaction of a chain as a stacked bar of the budget's
+ * parts (gap.h) and the rest; its total on top. A part that is n/a is
+ * drawn in "other" (the bar stays the measured total); a negative rest is
+ * drawn as 0. */
+static const char *const gap_colours[] = {"#4477aa", "#66ccee", "#228833", "#ccbb44",
+                                          "#ee6677", "#aa3377", "#bbbbbb"};
 
 static int plot_gap(struct drawing *d, size_t v)
 {
@@ -444,9 +445,9 @@ static int plot_gap(struct drawing *d, size_t v)
     FILE *f = data_file(d, name);
     if (!f)
         return -1;
-    static const char *const head[] = {"arm", "CPU", "compression CPU", "reads", "writes",
-                                       "other", "total"};
-    for (size_t k = 0; k < 7; k++) {
+    static const char *const head[] = {"arm",   "CPU",    "contention", "reads", "commit I/O",
+                                       "locks", "client", "other",      "total"};
+    for (size_t k = 0; k < 9; k++) {
         fputs(k ? " " : "", f);
         data_label(f, head[k]);
     }
@@ -455,36 +456,37 @@ static int plot_gap(struct drawing *d, size_t v)
         const struct gap_arm *g = &r->variants[v].cells[a].layers;
         if (!isfinite(g->w))
             continue;
-        double cmp = isfinite(g->cmp) ? g->cmp : 0;
-        double parts[4] = {isfinite(g->cpu) ? g->cpu - cmp : 0, cmp, isfinite(g->rd) ? g->rd : 0,
-                           isfinite(g->wr) ? g->wr : 0};
-        double known = parts[0] + parts[1] + parts[2] + parts[3];
+        double known = 0;
         data_label(f, rd->arms[a].name);
-        for (int k = 0; k < 4; k++)
-            fprintf(f, " %.6g", 1000 * fmax(parts[k], 0));
+        for (int k = 0; k < GAP_PARTS; k++) {
+            double x = isfinite(g->part[k]) ? fmax(g->part[k], 0) : 0;
+            known += x;
+            fprintf(f, " %.6g", 1000 * x);
+        }
         fprintf(f, " %.6g %.6g\n", 1000 * fmax(g->w - known, 0), 1000 * g->w);
     }
     fclose(f);
     snprintf(title, sizeof(title),
-             "Where the time goes, variant %d: per-thread time per transaction (ms)", index);
+             "Where the time goes, variant %d: time per transaction of a chain (ms)", index);
     add_plot(d, svg, title,
-             "Where the time goes, variant %d (%s): each arm's per-thread time per transaction, "
-             "split into CPU, compression CPU, read wait, write and flush wait, and the rest",
+             "Where the time goes, variant %d (%s): each arm's time per transaction of a chain "
+             "(sysbench thread and connection thread), split into the transaction's CPU, CPU "
+             "contention, foreground reads, commit I/O, locks, the client's turn, and the rest",
              index, r->variants[v].variant->label);
     fputs("set style data histograms\nset style histogram rowstacked gap 1\n"
           "set style fill solid 1.0 border -1\nset boxwidth 0.6\nset yrange [0:*]\n"
-          "set ylabel 'ms per transaction (per thread)'\nset xtics noenhanced\n"
+          "set ylabel 'ms per transaction (per chain)'\nset xtics noenhanced\n"
           "set key outside right top noenhanced\n"
           "# the header line is a header for every element, the labels too ($0 from 0)\n"
           "set key autotitle columnheader\n",
           d->gp);
     fputs("plot ", d->gp);
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < GAP_PARTS + 1; k++) {
         gp_const(d->gp, k ? "" : name);
         fprintf(d->gp, " using %d%s title columnheader(%d) lc rgb '%s', ", k + 2,
                 k ? "" : ":xtic(1)", k + 2, gap_colours[k]);
     }
-    fputs("'' using 0:7:(sprintf('%.1f', $7)) with labels offset 0,0.8 notitle\n", d->gp);
+    fputs("'' using 0:9:(sprintf('%.1f', $9)) with labels offset 0,0.8 notitle\n", d->gp);
     return 0;
 }
 

@@ -50,8 +50,9 @@ const char *report_headline_unit(const struct results_sample *s)
 
 const char report_figures_rule[] =
     "Figures are means over guests and repeats. host cache after: the guest's data disk in the "
-    "host page cache after the measure phase. drifting: guests whose TPS drifts by more than 0.1 "
-    "over the measure phase, of those checked. skew max: the largest gap between the starts of "
+    "host page cache after the measure phase. drifting: guests whose TPS drifted over the measure "
+    "phase beyond its own 95 % CI (batch means) and +-0.05 (results of an older vbed: beyond "
+    "+-0.1), of those checked. skew max: the largest gap between the starts of "
     "the guests' measure phases. fits in: the smallest cache that holds the working set (the "
     "largest over the targets). warm-up: the longest a target needed, mean over repeats. noise: "
     "the largest over the runs of the host's steal time and of the CPU of processes outside the "
@@ -61,19 +62,38 @@ const char report_scaling_rule[] =
     "efficiency = TPS of N guests together / (N x TPS of 1 guest alone) in the same settings: "
     "1 when consolidating costs nothing.";
 
+const char report_prediction_rule[] =
+    "Prediction: each tuned guest arm's TPS per guest from the untuned guest's budget and the tuned "
+    "arm's configuration alone: its pool (buffer_pool, or auto's from the untuned guest's memory "
+    "outside the pool), foreground reads per transaction r_A = r_G x miss(pool_A) / miss(pool_G) "
+    "with miss(b) = max(0, 1 - b / working set), a read's latency on its path (the guest page cache: "
+    "the untuned guest's; O_DIRECT over the host page cache: its guest block read latency; "
+    "cache=none: the host device's plus the virtual disk's own), w_A = w_G - the untuned guest's "
+    "read time + r_A x latency, TPS = k / w_A. It agrees when the measured TPS is within max(15 %, "
+    "2 x its 95 % CI) of it.";
+
 const char report_gap_rule[] =
-    "Where the time goes: per target, a thread spends k x W / T seconds per transaction (k "
-    "threads, W seconds measured, T transactions): CPU (a guest's QEMU process; the host arm's "
-    "mariadbd and sysbench) per transaction, of which compression CPU (INNODB_CMP times), read "
-    "wait and write + flush wait (the guest's data disk; the host arm's block device), and other "
-    "(the rest); means over targets and repeats. A guest arm's difference from the host arm splits "
-    "into CPU (virtualization/emulation), compression CPU, reads a cache above would have served, "
-    "writes and flushes, and a residual; points of loss = part / difference x loss x 100, where "
-    "loss = 1 - TPS per guest / host TPS. The model explains a run when the residual is within 15 % "
-    "of the difference. n/a: a counter vbed could not read (never 0); its time is in the residual. "
-    "Layers: requests per transaction at each layer and the hit ratio of the cache above it; "
-    "copies: the data held at once in the buffer pool, the guest page cache and the host page "
-    "cache, in working sets.";
+    "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "
+    "serving it -- spends w = k x W / T seconds per transaction (k threads, W seconds measured, T "
+    "transactions), split from the connection thread's states read twice during the measure phase "
+    "(on-CPU and run queue from schedstat, block I/O from delay accounting) and performance_schema's "
+    "sums for the benchmark's connections: CPU = on-CPU x (1 - p), of which compression (INNODB_CMP "
+    "times); CPU contention = run queue + on-CPU x p (p: the share of its time a guest's vCPU waited "
+    "for a host CPU, from libvirt; 0 on the host arm); commit I/O = block I/O inside the commit "
+    "stage; foreground reads = block I/O of the data files' reads (what is left of the block I/O); "
+    "locks = synch waits, at most the blocked time inside statements; client = w - statement "
+    "time, at most the connection thread's blocked time (sysbench's turn and the hand-off); a part "
+    "whose cap needs an absent counter is n/a; other = w - "
+    "the parts. An arm's budget closes when other lies between -2 % and +10 % of w. Each figure "
+    "carries +- sigma from the counters' resolution and the spread over targets and repeats. A guest "
+    "arm's difference from the host arm splits into the parts' differences (CPU: the "
+    "virtualization/emulation CPU) and a residual (other_G - other_H); points of loss = part / "
+    "difference x loss x 100, where loss = 1 - TPS per guest / host TPS; a part is named in a "
+    "sentence only beyond 2 sigma. The model explains a run when both budgets close and the "
+    "residual is within 10 % of the difference. n/a: a counter vbed could not read (never 0); its "
+    "time is in other. Layers: requests per transaction at each layer and the hit ratio of the "
+    "cache above it; copies: the data held at once in the buffer pool, the guest page cache and "
+    "the host page cache, in working sets.";
 
 /* ---- the cells ---- */
 
@@ -136,7 +156,8 @@ static size_t run_index(const struct report_cell *c, int seq)
 
 void report_fill_cell(const struct results_data *rd, int variant, struct report_cell *c)
 {
-    struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0};
+    struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0}, pa = {0},
+                    psb = {0}, pmb = {0}, pob = {0}, pmem = {0};
     size_t n_tps = 0;
     c->tps = xcalloc(rd->n_samples, sizeof(double));
     c->per_guest = xcalloc(rd->n_samples, sizeof(double));
@@ -204,6 +225,16 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
                 basis = !*basis || !strcmp(basis, s->basis) ? s->basis : "mixed";
         } else if (!strcmp(s->metric, "buffer_pool_bytes")) {
             acc_add(&bpb, s->value);
+        } else if (!strcmp(s->metric, "buffer_pool_auto_bytes")) {
+            acc_add(&pa, s->value);
+        } else if (!strcmp(s->metric, "buffer_pool_auto_sysbench_bytes")) {
+            acc_add(&psb, s->value);
+        } else if (!strcmp(s->metric, "buffer_pool_auto_margin_bytes")) {
+            acc_add(&pmb, s->value);
+        } else if (!strcmp(s->metric, "memory_overhead_bytes")) {
+            acc_add(&pob, s->value);
+        } else if (!strcmp(s->metric, "guest_memory_bytes")) {
+            acc_add(&pmem, s->value);
         } else if (!strcmp(s->metric, "warmup_s")) {
             if (k != SIZE_MAX)
                 set_max(&warm[k], s->value);
@@ -244,6 +275,16 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     c->warmup_s = acc_mean(&wu);
     c->working_set_bytes = acc_mean(&ws);
     c->buffer_pool_bytes = acc_mean(&bpb);
+    c->pool_auto = n_tps > 0;
+    for (size_t k = 0; k < n_tps; k++) {
+        const struct results_run *run = results_find_run(rd, c->tps_seq[k]);
+        c->pool_auto &= run && !strcmp(results_run_config(run, "buffer_pool"), "auto");
+    }
+    c->pool_auto_bytes = acc_mean(&pa);
+    c->pool_overhead_bytes = acc_mean(&pob);
+    c->pool_sysbench_bytes = acc_mean(&psb);
+    c->pool_margin_bytes = acc_mean(&pmb);
+    c->pool_memory_bytes = acc_mean(&pmem);
     c->compression_ratio = acc_mean(&cr);
     c->bp_hit_ratio = acc_mean(&bp);
     c->host_cache_after_bytes = acc_mean(&hc);

@@ -77,6 +77,12 @@ struct report_cell {
      * ("buffer_pool" < "guest_page_cache" < "host_page_cache" < "none"), "" unknown */
     const char *fits, *fits_basis;
     double working_set_bytes, buffer_pool_bytes; /* means over targets and runs */
+    /* buffer_pool = auto (every counted run): the pool it got and the
+     * memory resident outside it (memory_overhead_bytes), sysbench's and
+     * the margin (buffer_pool_auto_bytes' labels), means; NAN unknown */
+    bool pool_auto;
+    double pool_auto_bytes, pool_overhead_bytes, pool_sysbench_bytes, pool_margin_bytes,
+        pool_memory_bytes;
     /* warm-up: mean over runs of the longest a target needed; NAN unknown */
     double warmup_s;
     const char *warmup_mode; /* "auto", "fixed", "mixed" or "" */
@@ -89,6 +95,9 @@ struct report_cell {
      * its split against the host arm (valid false when not applicable) */
     struct gap_arm layers;
     struct gap_split gap;
+    /* a guest arm after the first against the first (the untuned guest):
+     * what its tuning won, part by part (valid false when not applicable) */
+    struct gap_split gap_guest;
 };
 
 struct report_variant {
@@ -106,7 +115,8 @@ enum report_note_kind {
     NOTE_NOT_RUN,
     NOTE_SKIPPED_LINES,
     NOTE_LAYERS, /* counters of an arm's layers that do not fit together */
-    NOTE_HOST_ELSEWHERE /* an arm compared with a host arm that ran on another host */
+    NOTE_HOST_ELSEWHERE, /* an arm compared with a host arm that ran on another host */
+    NOTE_POOL_AUTO      /* buffer_pool = auto: what InnoDB got, and why */
 };
 
 struct report_note {
@@ -194,12 +204,22 @@ struct report_table *report_conditions_table(const struct report *r, size_t vari
 /* Per layer of every arm: requests, waits and cache hit ratios per
  * transaction, copies of the data (gap.h). */
 struct report_table *report_layers_table(const struct report *r, size_t variant);
-/* Where the time goes: per arm its time per transaction split into CPU,
- * compression CPU, reads, writes and the rest, and copies of the data. */
+/* Where the time goes: per arm its time per transaction split into the
+ * budget's parts (gap.h) with their sigma, the rest, whether the budget
+ * closes, and copies of the data. */
 struct report_table *report_time_table(const struct report *r, size_t variant);
-/* Per guest arm the split of its difference from the host arm, in points
- * of loss and ms (no rows when no split applies). */
+/* Per guest arm the split of its difference from the host arm, one row per
+ * part: ms +- sigma, points of loss, whether it is beyond 2 sigma (no rows
+ * when no split applies). */
 struct report_table *report_gap_table(const struct report *r, size_t variant);
+/* Each arm's budget in a sentence (closes or not, and why), one per line. */
+void report_budget_text(const struct report *r, size_t variant, char *buf, size_t len);
+/* Each tuned guest arm's TPS predicted from the untuned guest's budget
+ * (predict.h) against what it measured (no rows when none applies). */
+struct report_table *report_prediction_table(const struct report *r, size_t variant);
+/* The same as sentences, one per line. */
+void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len);
+extern const char report_prediction_rule[];
 /* The generated sentences of a variant (one per guest arm), one per line. */
 void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len);
 extern const char report_gap_rule[];

@@ -7,8 +7,13 @@
 #ifndef VBED_VERDICTS_H
 #define VBED_VERDICTS_H
 
-/* steady state: |drift| of interval TPS over a measure phase (window_drift:
- * the least-squares line's change from first to last interval / mean TPS) */
+/* steady state: a measure phase's drift of interval TPS (window_drift: the
+ * least-squares line's change from first to last interval / mean TPS) is
+ * judged against its own 95 % confidence interval (window_drift_ci, from
+ * batch means): steady unless |drift| lies beyond it AND beyond
+ * VERDICT_DRIFT_FLOOR (a drift that small is never worth a flag). Results
+ * written before that rule carry a label set by VERDICT_DRIFT_LIMIT. */
+#define VERDICT_DRIFT_FLOOR 0.05
 #define VERDICT_DRIFT_LIMIT 0.1
 
 /* warmup = auto: slices of this length; steady when two consecutive slices'

@@ -97,8 +97,12 @@ const struct key_def key_table[] = {
      "sysbench --rand-type: which rows the queries touch. special (sysbench's default) sends 75% of them to 1% of the rows; uniform spreads them over all rows, so a table larger than the buffer pool really reaches the disk."},
     {"threads", KT_INT, NULL, 1, 1024, "4", NULL, KEY_BOTH, KF_LIST, OFF(threads),
      "sysbench --threads in each guest (and on the host arm)."},
-    {"duration", KT_DURATION, NULL, 1, 7 * 86400, "60s", "seconds", KEY_BOTH, KF_LIST, OFF(duration),
-     "Length of the measure phase."},
+    {"duration", KT_DURATION, NULL, 1, 7 * 86400, "60s", "seconds", KEY_BOTH, KF_LIST | KF_AUTO, OFF(duration),
+     "Length of the measure phase. auto: long enough that the arm's TPS has a 95 % CI half-width within ci_target, judged by batch means (5 s batches) of the warm-up's last 20 s of intervals in every target; at least 30 s, at most duration_max. The CI the measure phase reached is recorded either way (tps_arm_ci95_half_pct)."},
+    {"duration_max", KT_DURATION, NULL, 30, 7 * 86400, "10m", "seconds", KEY_BOTH, KF_LIST, OFF(duration_max),
+     "Cap on duration = auto."},
+    {"ci_target", KT_INT, NULL, 1, 50, "5", "percent", KEY_BOTH, KF_GLOBAL_ONLY, OFF(ci_target),
+     "duration = auto: the 95 % CI half-width of the arm's TPS it aims for, in percent of the TPS."},
     {"warmup", KT_DURATION, NULL, 0, 7 * 86400, "auto", "seconds", KEY_BOTH, KF_LIST | KF_AUTO, OFF(warmup),
      "Warm-up before the measure phase (not measured). auto: 10 s slices in every target until each one's TPS is steady (two consecutive slices within 5 % and the last slice's drift within +-0.05, or within two standard errors where the intervals are noisier), at most warmup_max; a duration: exactly that long."},
     {"warmup_max", KT_DURATION, NULL, 10, 7 * 86400, "5m", "seconds", KEY_BOTH, KF_LIST, OFF(warmup_max),
@@ -115,8 +119,8 @@ const struct key_def key_table[] = {
      "InnoDB compression of the sysbench tables: row-zlib is ROW_FORMAT=COMPRESSED; page-* is PAGE_COMPRESSED=1 with that algorithm. Its effect is checked on sbtest1 only (compression_ratio: sbtest1 against an uncompressed copy of its rows)."},
     {"key_block_size", KT_ENUM, kbs_choices, 0, 0, "8", "KiB", KEY_BOTH, KF_LIST, OFF(key_block_size),
      "KEY_BLOCK_SIZE of row-zlib tables (8 as in the reference paper)."},
-    {"buffer_pool", KT_SIZE, NULL, 8 * MiB, TiB, "128M", "bytes", KEY_BOTH, KF_LIST, OFF(buffer_pool),
-     "innodb_buffer_pool_size (128M as in the reference paper)."},
+    {"buffer_pool", KT_SIZE, NULL, 8 * MiB, TiB, "128M", "bytes", KEY_BOTH, KF_LIST | KF_AUTO, OFF(buffer_pool),
+     "innodb_buffer_pool_size (128M as in the reference paper). auto: the target's memory minus what is resident outside the pool once the server runs (a guest's kernel and processes, mariadbd outside its pool; measured), minus sysbench's (12 MiB + 1 MiB per thread) and a margin (5 %, at least 32 MiB); set online before the tables are loaded, and stated in the report."},
     {"flush_method", KT_ENUM, flush_choices, 0, 0, "O_DIRECT", NULL, KEY_BOTH, KF_LIST, OFF(flush_method),
      "innodb_flush_method. MariaDB 10.11 defaults to O_DIRECT; fsync reproduces the paper's double caching."},
     {"log_file_size", KT_SIZE, NULL, 4 * MiB, 512 * GiB, "96M", "bytes", KEY_BOTH, KF_LIST, OFF(log_file_size),
@@ -125,6 +129,8 @@ const struct key_def key_table[] = {
      "innodb_flush_log_at_trx_commit."},
     {"doublewrite", KT_BOOL, NULL, 0, 0, "yes", NULL, KEY_BOTH, KF_LIST, OFF(doublewrite),
      "innodb_doublewrite."},
+    {"performance_schema", KT_BOOL, NULL, 0, 0, "yes", NULL, KEY_BOTH, KF_LIST, OFF(performance_schema),
+     "performance_schema, the same in every arm: yes turns on only what the time budget reads per connection (the data files' I/O, synch waits, the commit stage, statements, transactions); no turns it off (to measure its cost: TPS with yes against no)."},
     {"drop_caches", KT_BOOL, NULL, 0, 0, "yes", NULL, KEY_BOTH, KF_LIST, OFF(drop_caches),
      "Sync and drop the host's page cache in every run after prepare (the tables are loaded) and before warm-up."},
     {"virt_type", KT_ENUM, virt_choices, 0, 0, "auto", NULL, KEY_GUEST, 0, OFF(virt_type),
@@ -226,7 +232,8 @@ void key_describe_accepted(const struct key_def *key, char *buf, size_t len)
     case KT_SIZE:
         format_size(key->min, lo, sizeof(lo));
         format_size(key->max, hi, sizeof(hi));
-        snprintf(buf, len, "a size from %s to %s (K, M, G, T suffixes)", lo, hi);
+        snprintf(buf, len, "%sa size from %s to %s (K, M, G, T suffixes)",
+                 (key->flags & KF_AUTO) ? "auto or " : "", lo, hi);
         break;
     case KT_DURATION:
         format_duration(key->min, lo, sizeof(lo));
@@ -370,9 +377,13 @@ int key_parse_item(const struct key_def *key, const char *item, struct run_confi
         break;
     }
     case KT_SIZE:
+        if ((key->flags & KF_AUTO) && strcmp(item, "auto") == 0) {
+            *(long long *)field = -1;
+            return 0;
+        }
         if (parse_size(item, &v) < 0) {
-            snprintf(err, errlen, "'%s' is not a size (use a number with K, M, G or T, e.g. 512M)",
-                     item);
+            snprintf(err, errlen, "'%s' is not a size (use %sa number with K, M, G or T, e.g. 512M)",
+                     item, (key->flags & KF_AUTO) ? "auto or " : "");
             return -1;
         }
         break;
@@ -437,7 +448,10 @@ void key_format_value(const struct key_def *key, const struct run_config *cfg, c
             snprintf(buf, len, "%lld", *(const long long *)field);
         break;
     case KT_SIZE:
-        format_size(*(const long long *)field, buf, len);
+        if (*(const long long *)field == -1 && (key->flags & KF_AUTO))
+            snprintf(buf, len, "auto");
+        else
+            format_size(*(const long long *)field, buf, len);
         break;
     case KT_DURATION:
         if (*(const long long *)field == -1 && (key->flags & KF_AUTO))

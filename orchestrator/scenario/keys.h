@@ -26,7 +26,7 @@ enum key_flags {
     KF_LIST = 1 << 0,        /* may be a comma-separated list: a variant axis */
     KF_ARM_ONLY = 1 << 1,    /* only inside an arm section */
     KF_GLOBAL_ONLY = 1 << 2, /* only in [global] */
-    KF_AUTO = 1 << 3,        /* KT_INT, KT_DURATION also take "auto", stored as -1 */
+    KF_AUTO = 1 << 3,        /* KT_INT, KT_SIZE, KT_DURATION also take "auto", stored as -1 */
 };
 
 /* Which kinds of arm a key affects (a key set in an arm section that it does
@@ -105,7 +105,9 @@ struct run_config {
     long long table_size;
     int rand_type;
     long long threads;
-    long long duration;
+    long long duration;   /* -1: auto */
+    long long duration_max;
+    long long ci_target;  /* percent */
     long long warmup;     /* -1: auto */
     long long warmup_max;
     long long report_interval;
@@ -114,11 +116,12 @@ struct run_config {
     long long cv_target;  /* percent */
     int compression;
     int key_block_size;   /* index into "1,2,4,8,16" */
-    long long buffer_pool;
+    long long buffer_pool; /* -1: auto (targets/bufferpool.h) */
     int flush_method;
     long long log_file_size;
     int flush_log_at_trx_commit; /* index into "0,1,2" */
     int doublewrite;
+    int performance_schema;
     int drop_caches;
     int virt_type;
     int start;

@@ -7,10 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* performance_schema as the time budget reads it (probes/perfschema.h):
+ * every instrument off but the data files' I/O, synch waits, the commit
+ * stage, statements and transactions, summed per thread; no history, no
+ * digests */
+static const char perfschema_on[] =
+    "performance_schema = ON\n"
+    "performance_schema_instrument = '%=OFF'\n"
+    "performance_schema_instrument = 'wait/io/file/innodb/innodb_data_file=ON'\n"
+    "performance_schema_instrument = 'wait/synch/%=ON'\n"
+    "performance_schema_instrument = 'stage/sql/Commit=ON'\n"
+    "performance_schema_instrument = 'stage/sql/Commit implicit=ON'\n"
+    "performance_schema_instrument = 'statement/%=ON'\n"
+    "performance_schema_instrument = 'transaction=ON'\n"
+    "performance_schema_consumer_events_statements_current = OFF\n"
+    "performance_schema_consumer_statements_digest = OFF\n";
+
 char *mycnf_render(const struct run_config *c)
 {
     char bp[32], log[32];
-    format_size(c->buffer_pool, bp, sizeof(bp));
+    /* buffer_pool = auto: a start, resized online once the target's memory
+     * outside the pool is measured (targets/bufferpool.h) */
+    long long pool = c->buffer_pool >= 0 ? c->buffer_pool
+                     : c->memory / 4 < (128LL << 20) ? c->memory / 4 : 128LL << 20;
+    format_size(pool, bp, sizeof(bp));
     format_size(c->log_file_size, log, sizeof(log));
     const char *algo = c->compression == COMP_PAGE_LZ4 ? "lz4"
                        : c->compression == COMP_PAGE_ZLIB ? "zlib"
@@ -37,11 +57,12 @@ char *mycnf_render(const struct run_config *c)
                  "max_connections = %lld\n"
                  "skip_name_resolve = ON\n"
                  "log_error = /var/log/mysql/error.log\n"
-                 "%s",
+                 "%s%s",
                  bp, key_choice("flush_method", c->flush_method), log,
                  run_config_flush_log_at_trx_commit(c), c->doublewrite ? "ON" : "OFF", algo,
                  conns,
-                 c->compression == COMP_PAGE_LZ4 ? "plugin_load_add = provider_lz4\n" : "") < 0)
+                 c->compression == COMP_PAGE_LZ4 ? "plugin_load_add = provider_lz4\n" : "",
+                 c->performance_schema ? perfschema_on : "performance_schema = OFF\n") < 0)
         abort();
     return out;
 }

@@ -158,14 +158,15 @@ static void check_run(const struct plan *p, size_t arm, const struct run_config 
                  "disk_cache '%s' (%s)",
                  path, line_of(p, arm, "disk_io"), name, key_choice("disk_cache", c->disk_cache),
                  where_set(p, arm, "disk_cache", w, sizeof(w)));
-    if (c->buffer_pool >= c->memory) {
+    if (c->buffer_pool >= 0 && c->buffer_pool >= c->memory) {
         key_format_value(key_find("buffer_pool"), c, a, sizeof(a));
         key_format_value(key_find("memory"), c, b, sizeof(b));
         diag_add(d, "%s:%d: buffer_pool: '%s' does not fit in arm [%s]'s memory '%s' (%s)", path,
                  line_of(p, arm, "buffer_pool"), a, name, b,
                  where_set(p, arm, "memory", w, sizeof(w)));
     }
-    if (c->arm == ARM_GUEST && c->filesystem == FS_TMPFS && c->buffer_pool * 2 > c->memory)
+    if (c->arm == ARM_GUEST && c->filesystem == FS_TMPFS &&
+        (c->buffer_pool < 0 || c->buffer_pool * 2 > c->memory))
         diag_add(d,
                  "%s:%d: filesystem: 'tmpfs' keeps the datadir in guest memory; arm [%s] needs "
                  "memory of at least twice buffer_pool (memory: %s)",
@@ -196,7 +197,7 @@ static void check_run(const struct plan *p, size_t arm, const struct run_config 
                      "(qemu:///system) or qemu+ssh://, not '%s'",
                      path, line_of(p, arm, "hosts"), name, c->hosts);
     }
-    if (c->report_interval > c->duration)
+    if (c->duration > 0 && c->report_interval > c->duration)
         diag_add(d, "%s:%d: report_interval: longer than duration in arm [%s] (duration: %s)",
                  path, line_of(p, arm, "report_interval"), name,
                  where_set(p, arm, "duration", w, sizeof(w)));

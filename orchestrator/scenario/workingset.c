@@ -14,6 +14,25 @@
  * (MariaDB 10.11). */
 #define WS_BYTES_PER_ROW 336LL
 
+long long ws_buffer_pool(const struct run_config *cfg)
+{
+    if (cfg->buffer_pool >= 0)
+        return cfg->buffer_pool;
+    long long pool = cfg->memory - WS_GUEST_RESERVED;
+    return pool < (8LL << 20) ? 8LL << 20 : pool;
+}
+
+void ws_pool_auto(long long memory, long long overhead, long long threads, struct ws_pool *out)
+{
+    out->memory = memory;
+    out->overhead = overhead;
+    out->sysbench = WS_POOL_SYSBENCH_BASE + threads * WS_POOL_SYSBENCH_PER_THREAD;
+    long long margin = (long long)(WS_POOL_MARGIN_SHARE * (double)memory);
+    out->margin = margin < WS_POOL_MARGIN_MIN ? WS_POOL_MARGIN_MIN : margin;
+    long long pool = (memory - overhead - out->sysbench - out->margin) & ~((1LL << 20) - 1);
+    out->pool = pool < WS_POOL_MIN ? WS_POOL_MIN : pool;
+}
+
 long long ws_estimate_bytes(const struct run_config *cfg)
 {
     long long bytes = cfg->tables * cfg->table_size * WS_BYTES_PER_ROW;
@@ -37,7 +56,7 @@ static bool guest_disk_via_host_cache(const struct run_config *cfg)
 static long long host_arm_cache(const struct run_config *cfg, long long host_memory)
 {
     long long limit = cfg->host_match == HOST_MATCH_GUEST ? cfg->memory : host_memory;
-    return limit - cfg->buffer_pool - WS_GUEST_RESERVED / 4;
+    return limit - ws_buffer_pool(cfg) - WS_GUEST_RESERVED / 4;
 }
 
 /* the host page cache guests' disks may fill: what their memory leaves */
@@ -49,7 +68,7 @@ static long long host_cache_for_guests(const struct run_config *cfg, long long h
 enum ws_fit ws_classify(const struct run_config *cfg, int kind, long long data_bytes,
                         long long host_memory)
 {
-    if (data_bytes <= cfg->buffer_pool)
+    if (data_bytes <= ws_buffer_pool(cfg))
         return WS_BUFFER_POOL;
     if (kind == ARM_HOST) {
         if (cfg->flush_method == FLUSH_FSYNC && data_bytes <= host_arm_cache(cfg, host_memory))
@@ -57,7 +76,7 @@ enum ws_fit ws_classify(const struct run_config *cfg, int kind, long long data_b
         return WS_NONE;
     }
     if (reads_via_guest_cache(cfg) &&
-        data_bytes <= cfg->memory - cfg->buffer_pool - WS_GUEST_RESERVED)
+        data_bytes <= cfg->memory - ws_buffer_pool(cfg) - WS_GUEST_RESERVED)
         return WS_GUEST_PAGE_CACHE;
     if (cfg->filesystem != FS_TMPFS && guest_disk_via_host_cache(cfg) &&
         data_bytes <= host_cache_for_guests(cfg, host_memory))
@@ -88,18 +107,30 @@ static void human(long long bytes, char *buf, size_t len)
 void ws_describe(const struct run_config *cfg, int kind, long long data_bytes, bool estimate,
                  long long host_memory, char *buf, size_t len)
 {
+    ws_describe_pool(cfg, kind, data_bytes, estimate, host_memory, cfg->buffer_pool < 0, buf, len);
+}
+
+void ws_describe_pool(const struct run_config *cfg, int kind, long long data_bytes, bool estimate,
+                      long long host_memory, bool pool_auto, char *buf, size_t len)
+{
     char data[32], bp[32], mem[32];
     human(data_bytes, data, sizeof(data));
-    human(cfg->buffer_pool, bp, sizeof(bp));
+    human(ws_buffer_pool(cfg), bp, sizeof(bp));
     human(kind == ARM_HOST && cfg->host_match == HOST_MATCH_NONE ? host_memory : cfg->memory, mem,
           sizeof(mem));
     const char *basis = estimate ? "estimated" : "on disk";
     switch (ws_classify(cfg, kind, data_bytes, host_memory)) {
     case WS_BUFFER_POOL:
-        snprintf(buf, len,
-                 "data %s (%s) fits in the buffer pool (%s): reads never reach the disk, so the "
-                 "disk cache mode, the image format and the host page cache cannot matter here",
-                 data, basis, bp);
+        if (pool_auto)
+            snprintf(buf, len,
+                     "data %s (%s) fits in its buffer pool (%s, buffer_pool = auto: the memory "
+                     "given to InnoDB): reads stop reaching the disk, which is what this arm shows",
+                     data, basis, bp);
+        else
+            snprintf(buf, len,
+                     "data %s (%s) fits in the buffer pool (%s): reads never reach the disk, so the "
+                     "disk cache mode, the image format and the host page cache cannot matter here",
+                     data, basis, bp);
         break;
     case WS_GUEST_PAGE_CACHE:
         snprintf(buf, len,

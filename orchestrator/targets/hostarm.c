@@ -10,6 +10,7 @@
 #include "virt/placement.h"
 #include "util/paths.h"
 #include "util/process.h"
+#include "util/procfs.h"
 #include "util/safefile.h"
 #include "results/session.h"
 #include "util/signals.h"
@@ -598,7 +599,7 @@ int hostarm_status(struct hostarm *h, struct hostarm_status *st)
         if (fd >= 0)
             close(fd);
     }
-    st->read_bytes = st->write_bytes = NAN;
+    st->read_bytes = st->write_bytes = st->server_rss_bytes = NAN;
     st->resident_bytes = tables_resident(h);
     char p[64];
     snprintf(p, sizeof(p), "/proc/%d/io", (int)h->pid);
@@ -611,6 +612,12 @@ int hostarm_status(struct hostarm *h, struct hostarm_status *st)
             st->write_bytes = strtod(wb + 13, NULL);
         free(text);
     }
+    snprintf(p, sizeof(p), "/proc/%d/status", (int)h->pid);
+    text = h->pid > 0 ? textfile_read(p) : NULL;
+    double rss;
+    if (text && procfs_parse_meminfo(text, "VmRSS", &rss) == 0)
+        st->server_rss_bytes = rss;
+    free(text);
     return 0;
 }
 

@@ -81,6 +81,7 @@ struct hostarm_status {
     double read_bytes;       /* mariadbd's /proc/<pid>/io; NAN unknown */
     double write_bytes;
     long long resident_bytes; /* its tables (sbtest*.ibd) in the page cache; -1 unknown */
+    double server_rss_bytes;  /* its mariadbd's resident memory (VmRSS); NAN unknown */
 };
 
 void hostarm_limits_of(const struct run_config *cfg, struct hostarm_limits *l);

@@ -175,6 +175,7 @@ void hostarm_remote_read_status(json_object *r, struct hostarm_status *st)
     st->read_bytes = hostside_reply_uint(r, "read_bytes", &v) == 0 ? (double)v : NAN;
     st->write_bytes = hostside_reply_uint(r, "write_bytes", &v) == 0 ? (double)v : NAN;
     st->resident_bytes = hostside_reply_uint(r, "resident_bytes", &v) == 0 ? v : -1;
+    st->server_rss_bytes = hostside_reply_uint(r, "server_rss_bytes", &v) == 0 ? (double)v : NAN;
 }
 
 int hostarm_remote_status(struct hostarm *h, struct hostarm_status *st)

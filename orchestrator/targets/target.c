@@ -33,15 +33,26 @@ int target_start(struct target *t, const char *const argv[], const char *const e
     int rc = t->ops->start(t, argv, env);
     /* the program exists now: this is when its run started */
     t->started = unix_now();
+    long long pid = rc < 0 ? -1 : t->ops->program_pid ? t->ops->program_pid(t) : -1;
+    __atomic_store_n(&t->program_pid, pid, __ATOMIC_RELEASE);
     return rc;
 }
 
 int target_wait(struct target *t, long timeout, long first_ms, int *exitcode)
 {
-    return t->ops->wait(t, timeout, first_ms, exitcode);
+    int rc = t->ops->wait(t, timeout, first_ms, exitcode);
+    __atomic_store_n(&t->program_pid, -1LL, __ATOMIC_RELEASE);
+    return rc;
+}
+
+long long target_program_pid(const struct target *t)
+{
+    return __atomic_load_n(&t->program_pid, __ATOMIC_ACQUIRE);
 }
 
 char *target_output(const struct target *t) { return textfile_read(t->out_path); }
+
+bool target_can_capture(const struct target *t) { return t->ops && t->ops->capture; }
 
 int target_capture(struct target *t, const char *const argv[], long timeout, char **out, int *exitcode)
 {

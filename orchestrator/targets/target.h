@@ -11,7 +11,11 @@
  * hostside/, report/, results/, scenario/ and util/.
  *
  * Threads: each target is driven by one thread at a time (the
- * experiment's thread for it); different targets in parallel. */
+ * experiment's thread for it); different targets in parallel. One
+ * exception: while that thread waits for the target's program
+ * (target_wait), a second thread -- the experiment's readings during the
+ * measure phase (probes/probe.h) -- may call target_program_pid,
+ * target_capture, target_read_text and query t->sql. */
 #ifndef VBED_TARGET_H
 #define VBED_TARGET_H
 
@@ -34,6 +38,7 @@ struct target_status {
     double read_bytes;        /* mariadbd's /proc/<pid>/io; NAN unknown */
     double write_bytes;
     long long resident_bytes; /* its tables (sbtest*.ibd) in its host's page cache; -1 unknown */
+    double server_rss_bytes;  /* its mariadbd's resident memory; NAN unknown */
 };
 
 struct target_ops {
@@ -41,10 +46,14 @@ struct target_ops {
     /* start argv with env, its output in t->out_path; the pid (or the
      * agent's) is kept in t. -1 reported. */
     int (*start)(struct target *t, const char *const argv[], const char *const env[]);
+    /* the pid of the program just started, on the target's own system; -1
+     * unknown (NULL: unknown) */
+    long long (*program_pid)(const struct target *t);
     /* wait for it (first look after first_ms); its exit code. -1 reported */
     int (*wait)(struct target *t, long timeout, long first_ms, int *exitcode);
     /* a short program's stdout (malloc'd, NUL-terminated) and exit code;
-     * -1 if it could not run here */
+     * -1 if it could not run here. It also runs while vbed is being
+     * interrupted (a probe restores what it changed). */
     int (*capture)(struct target *t, const char *const argv[], long timeout, char **out,
                    int *exitcode);
     /* a small text file of the target's own system; NULL if unreadable */
@@ -84,6 +93,8 @@ struct target {
     /* the running program, between target_start and target_wait */
     long long agent_pid;
     pid_t local_pid;
+    long long program_pid;    /* its pid on the target's own system, -1 none or unknown
+                                 (target_program_pid: read from any thread) */
     char out_path[PATH_MAX];
     double started;           /* UNIX time the program was started */
 };
@@ -113,8 +124,16 @@ int target_start(struct target *t, const char *const argv[], const char *const e
 /* Wait for it; its exit code into *exitcode. -1 reported (timeout, agent
  * failure, interruption). */
 int target_wait(struct target *t, long timeout, long first_ms, int *exitcode);
+/* The pid, on the target's own system (the guest's kernel, the host arm's
+ * host), of the program target_start started and target_wait has not yet
+ * waited for; -1 if none, or if it cannot be known there (a remote host
+ * arm's program runs under ssh). Any thread. */
+long long target_program_pid(const struct target *t);
 /* The whole output file of the last program (malloc'd), or NULL. */
 char *target_output(const struct target *t);
+/* The target can run a short program and give its output (target_capture):
+ * a guest, the host arm on this machine. */
+bool target_can_capture(const struct target *t);
 /* See struct target_ops. */
 int target_capture(struct target *t, const char *const argv[], long timeout, char **out, int *exitcode);
 char *target_read_text(struct target *t, const char *path);

@@ -20,6 +20,9 @@ static int start(struct target *t, const char *const argv[], const char *const e
     return agent_exec_start(t->dom, argv, env, &t->agent_pid);
 }
 
+/* guest-exec's pid is the program's own in the guest */
+static long long program_pid(const struct target *t) { return t->agent_pid; }
+
 static int wait_for(struct target *t, long timeout, long first_ms, int *exitcode)
 {
     struct agent_result r = {0};
@@ -96,6 +99,7 @@ static void close_guest(struct target *t) { sql_close(t->sql); }
 static const struct target_ops guest_ops = {
     .kind = "guest",
     .start = start,
+    .program_pid = program_pid,
     .wait = wait_for,
     .capture = capture,
     .read_text = read_text,
@@ -126,4 +130,5 @@ void target_open_guest(struct target *t, int n, virDomainPtr dom, struct hostsid
     snprintf(t->host_label, sizeof(t->host_label), "%s", host_label);
     snprintf(t->dir, sizeof(t->dir), "%s", dir);
     t->local_pid = -1;
+    t->program_pid = -1;
 }

@@ -11,6 +11,7 @@
 #include "util/textfile.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct hostarm *arm(const struct target *t) { return t->impl; }
@@ -22,6 +23,7 @@ static void status_of(const struct hostarm_status *a, struct target_status *st)
     st->read_bytes = a->read_bytes;
     st->write_bytes = a->write_bytes;
     st->resident_bytes = a->resident_bytes;
+    st->server_rss_bytes = a->server_rss_bytes;
 }
 
 /* ---- on this machine ---- */
@@ -32,6 +34,9 @@ static int local_start(struct target *t, const char *const argv[], const char *c
     return t->local_pid > 0 ? 0 : -1;
 }
 
+/* spawn starts the program itself (no shell between) */
+static long long local_program_pid(const struct target *t) { return t->local_pid; }
+
 static int local_wait(struct target *t, long timeout, long first_ms, int *exitcode)
 {
     (void)first_ms;
@@ -39,6 +44,26 @@ static int local_wait(struct target *t, long timeout, long first_ms, int *exitco
     t->local_pid = -1;
     if (rc < 0)
         return -1;
+    *exitcode = rc;
+    return 0;
+}
+
+/* A short program on this machine as root (the chain probe's readings of
+ * /proc; nothing of the mysql user's): its stdout. It also runs while vbed
+ * is being interrupted: what a probe changed is restored then. */
+static int local_capture(struct target *t, const char *const argv[], long timeout, char **out,
+                         int *exitcode)
+{
+    (void)t;
+    size_t len = 0;
+    struct spawn_opts o = {.capture = out, .capture_len = &len, .capture_max = (size_t)4 << 20,
+                           .timeout = timeout, .cleanup = 1};
+    int rc = spawn_run(argv, &o);
+    if (rc < 0) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
     *exitcode = rc;
     return 0;
 }
@@ -84,8 +109,9 @@ static void local_close(struct target *t) { hostarm_stop(arm(t), NULL); }
 static const struct target_ops local_ops = {
     .kind = "host arm",
     .start = local_start,
+    .program_pid = local_program_pid,
     .wait = local_wait,
-    .capture = NULL,
+    .capture = local_capture,
     .read_text = local_read_text,
     .cpu_s = local_cpu_s,
     .status = local_status,
@@ -192,6 +218,7 @@ int target_open_host_arm(struct target *t, struct hostside *hs, const struct hos
     snprintf(t->host_label, sizeof(t->host_label), "%s", hs ? hostside_uri(hs)->label : "local");
     snprintf(t->dir, sizeof(t->dir), "%s", dir);
     t->local_pid = -1;
+    t->program_pid = -1;
     return 0;
 }
 

@@ -125,3 +125,90 @@ double procfs_pid_cpu_s(pid_t pid)
     free(text);
     return s;
 }
+
+/* a whole number at *p (after blanks), within [0, max]; p moved past it */
+static int parse_count(const char **p, unsigned long long max, unsigned long long *out)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+/* nothing but blanks and one newline after p */
+static bool rest_blank(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '\n')
+        p++;
+    return *p == '\0';
+}
+
+int procfs_parse_schedstat(const char *text, double *oncpu_s, double *runq_s)
+{
+    /* ns counters: 2^63 ns is 292 years -- past that it is not a counter */
+    const unsigned long long max = 1ULL << 62;
+    unsigned long long run, wait, slices;
+    const char *p = text;
+    if (!p || parse_count(&p, max, &run) < 0 || parse_count(&p, max, &wait) < 0 ||
+        parse_count(&p, max, &slices) < 0 || !rest_blank(p))
+        return -1;
+    *oncpu_s = (double)run / 1e9;
+    *runq_s = (double)wait / 1e9;
+    return 0;
+}
+
+int procfs_parse_task_stat(const char *text, long long *start_ticks, long long *blkio_ticks)
+{
+    /* "pid (comm) state ..." -- comm may hold spaces and ')': fields count
+     * from the last ')' on; field 3 (state) is the first after it */
+    const char *p = text ? strrchr(text, ')') : NULL;
+    if (!p || p[1] != ' ')
+        return -1;
+    p += 2;
+    if (!*p || *p == ' ' || *p == '\n')
+        return -1;
+    unsigned long long start = 0, blkio = 0;
+    for (int field = 3; field <= 42; field++) {
+        if (field == 22 || field == 42) {
+            if (parse_count(&p, 1ULL << 62, field == 22 ? &start : &blkio) < 0 ||
+                (*p != ' ' && *p != '\n' && *p != '\0'))
+                return -1;
+            if (field == 42)
+                break;
+        } else {
+            while (*p && *p != ' ' && *p != '\n')
+                p++;
+        }
+        if (*p != ' ')
+            return -1;
+        p++;
+    }
+    *start_ticks = (long long)start;
+    *blkio_ticks = (long long)blkio;
+    return 0;
+}
+
+int procfs_parse_uptime(const char *text, double *s)
+{
+    if (!text)
+        return -1;
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || !isfinite(v) || v < 0 || (*end != ' ' && *end != '\n' && *end != '\0'))
+        return -1;
+    *s = v;
+    return 0;
+}

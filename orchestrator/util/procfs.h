@@ -1,5 +1,6 @@
 /* procfs.h: the /proc texts vbed reads -- /proc/stat, /proc/<pid>/stat,
- * /proc/diskstats, /proc/meminfo -- parsed from text (so that the fuzz
+ * /proc/diskstats, /proc/meminfo, /proc/uptime, a thread's schedstat and
+ * its stat's delay-accounting field -- parsed from text (so that the fuzz
  * targets can call the parsers and a remote host's or a guest's text goes
  * through the same code), and the two this machine's figures come from.
  * Any thread. */
@@ -24,6 +25,18 @@ int procfs_read_stat(struct cpu_times *out);
 double procfs_parse_pid_stat(const char *text, long clk_tck);
 /* Of a live process of this machine; -1 if it cannot be read. */
 double procfs_pid_cpu_s(pid_t pid);
+
+/* A thread's /proc/<pid>/task/<tid>/schedstat: "on-CPU run-queue slices",
+ * the first two in nanoseconds, as seconds. -1 if malformed. */
+int procfs_parse_schedstat(const char *text, double *oncpu_s, double *runq_s);
+/* Of a /proc/<pid>/task/<tid>/stat text: field 22, the thread's start time
+ * (clock ticks after boot: the same thread at two readings), and field 42,
+ * delayacct_blkio_ticks, the clock ticks (USER_HZ) it waited for block I/O
+ * (0 unless delay accounting is on: kernel.task_delayacct). -1 if
+ * malformed. */
+int procfs_parse_task_stat(const char *text, long long *start_ticks, long long *blkio_ticks);
+/* The first figure of /proc/uptime, seconds. -1 if malformed. */
+int procfs_parse_uptime(const char *text, double *s);
 
 /* One line of /proc/diskstats. */
 struct diskstat {

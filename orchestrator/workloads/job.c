@@ -12,7 +12,7 @@
 void wl_run_init(struct wl_run *r, const struct run_config *cfg, struct target *t, size_t n,
                  struct samples *samples)
 {
-    *r = (struct wl_run){.n = n};
+    *r = (struct wl_run){.n = n, .measure_s = cfg->duration > 0 ? (double)cfg->duration : 0};
     pthread_mutex_init(&r->lock, NULL);
     r->jobs = xcalloc(n, sizeof(*r->jobs));
     for (size_t i = 0; i < n; i++)

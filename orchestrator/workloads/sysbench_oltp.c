@@ -1,25 +1,33 @@
 /* sysbench_oltp.c: sysbench OLTP (oltp_read_only, oltp_read_write,
  * oltp_write_only, oltp_point_select) as a workload (see workload.h):
  *
- *   prepare   CREATE DATABASE sbtest; sysbench prepare (compressed tables
- *             through vbed_oltp.lua); compression checked (fails loudly),
- *             then where the data fits (scenario/workingset.h):
- *             working_set_bytes
+ *   prepare   the memory the target leaves InnoDB, measured
+ *             (targets/bufferpool.h: memory_overhead_bytes), and with
+ *             buffer_pool = auto the pool set to it; CREATE DATABASE
+ *             sbtest; sysbench prepare (compressed tables through
+ *             vbed_oltp.lua); compression checked (fails loudly), then
+ *             where the data fits in the pool it got
+ *             (scenario/workingset.h): working_set_bytes
  *   warm-up   warmup = auto: sysbench in VERDICT_SLICE_S slices in every
  *             target at once until each one's TPS is steady by the rule of
  *             steady.h, at most warmup_max; a fixed warm-up is one slice of
  *             its length. Either way warmup_s per target says what it
  *             needed, and its intervals are kept as phase=warmup
- *   measure   sysbench run for `duration`, started in every target at the
- *             same moment; its report parsed
+ *   measure   sysbench run for `duration` (auto: as long as the warm-up's
+ *             last intervals say the arm's TPS needs for a 95 % CI within
+ *             ci_target, window.h), started in every target at the same
+ *             moment; its report parsed
  *   record    each target's report, its intervals and whether it was
- *             steady; the arm's TPS over the common window (window.h)
+ *             steady (its drift against its own CI); the arm's TPS over the
+ *             common window (window.h) and the 95 % CI half-width it
+ *             reached (batch means)
  *
  * The command lines and the parser are sysbench.c's. */
 #include "workloads/workload.h"
 
 #include "results/verdicts.h"
 #include "scenario/workingset.h"
+#include "targets/bufferpool.h"
 #include "targets/innodb.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -65,6 +73,9 @@ static void free_state(struct wl_job *j)
     j->state = NULL;
 }
 
+/* duration = auto measures at least this long */
+#define DURATION_AUTO_MIN_S 30.0
+
 /* The time a sysbench run of `seconds` may overrun before it is given up. */
 static long grace(long long seconds) { return (long)(seconds / 2 > 120 ? seconds / 2 : 120); }
 
@@ -108,7 +119,14 @@ static void intervals(struct wl_job *j, const struct sysbench_interval *iv, cons
  * in the log; a warning when it never leaves the buffer pool. */
 static void working_set(struct wl_job *j)
 {
-    const struct run_config *cfg = j->cfg;
+    /* the pool it got (buffer_pool = auto: what the prepare set) */
+    struct run_config got = *j->cfg;
+    long long pool = bufferpool_size(j->t);
+    bool pool_auto = got.buffer_pool < 0;
+    if (pool > 0)
+        got.buffer_pool = pool;
+    const struct run_config *cfg = &got;
+    double pool_bytes = pool > 0 ? (double)pool : (double)ws_buffer_pool(cfg);
     int kind = j->t->arm_kind;
     long long bytes;
     bool estimate = innodb_data_bytes(j->t->sql, &bytes) < 0;
@@ -122,20 +140,53 @@ static void working_set(struct wl_job *j)
     struct samples *s = j->samples;
     int g = j->t->guest;
     samples_add(s, "working_set_bytes", (double)bytes, "bytes", g, j->t->out_path, 0, extra);
-    samples_add(s, "buffer_pool_bytes", (double)cfg->buffer_pool, "bytes", g, NULL, 0, NULL);
+    samples_add(s, "buffer_pool_bytes", pool_bytes, "bytes", g, NULL, 0, NULL);
     if (kind == ARM_GUEST)
         samples_add(s, "guest_memory_bytes", (double)cfg->memory, "bytes", g, NULL, 0, NULL);
     char text[512];
-    ws_describe(cfg, kind, bytes, estimate, host_mem, text, sizeof(text));
-    if (fit == WS_BUFFER_POOL)
+    ws_describe_pool(cfg, kind, bytes, estimate, host_mem, pool_auto, text, sizeof(text));
+    if (fit == WS_BUFFER_POOL && !pool_auto)
         log_warn("%s: %s", j->t->name, text);
     else
         log_info("%s: %s", j->t->name, text);
 }
 
+/* The memory the target leaves InnoDB (every target states it: a tuned
+ * arm's prediction uses the untuned guest's); buffer_pool = auto sets the
+ * pool to it. -1 after wl_fail. */
+static int memory_for_pool(struct wl_job *j)
+{
+    struct ws_pool m;
+    char why[256];
+    struct samples *s = j->samples;
+    int g = j->t->guest;
+    bool measured = bufferpool_measure(j->t, j->cfg, &m, why, sizeof(why)) == 0;
+    if (measured)
+        samples_add(s, "memory_overhead_bytes", (double)m.overhead, "bytes", g, NULL, 0, NULL);
+    if (j->cfg->buffer_pool >= 0)
+        return 0;
+    if (!measured)
+        return wl_fail(j, "buffer_pool = auto: cannot measure the memory %s leaves InnoDB: %s",
+                       j->t->name, why);
+    long long got;
+    if (bufferpool_resize(j->t, m.pool, j->cfg->timeout_db, &got) < 0)
+        return wl_fail(j, "buffer_pool = auto: cannot set %s's buffer pool to %lld MiB", j->t->name,
+                       m.pool >> 20);
+    samples_add(s, "buffer_pool_auto_bytes", (double)got, "bytes", g, NULL, 0, NULL);
+    samples_add(s, "buffer_pool_auto_sysbench_bytes", (double)m.sysbench, "bytes", g, NULL, 0, NULL);
+    samples_add(s, "buffer_pool_auto_margin_bytes", (double)m.margin, "bytes", g, NULL, 0, NULL);
+    log_info("%s: buffer_pool = auto: %lld MiB = %lld MiB memory - %lld MiB resident outside the pool "
+             "(measured) - %lld MiB sysbench - %lld MiB margin%s",
+             j->t->name, got >> 20, m.memory >> 20, m.overhead >> 20, m.sysbench >> 20, m.margin >> 20,
+             got != m.pool ? " (InnoDB rounded it)" : "");
+    return 0;
+}
+
 static int prepare(struct wl_job *j)
 {
     struct sql_result r = {0};
+    if (memory_for_pool(j) < 0)
+        return -1;
     if (sql_query(j->t->sql, "CREATE DATABASE IF NOT EXISTS sbtest", &r) < 0)
         return wl_fail(j, "cannot create database sbtest in %s", j->t->name);
     sql_result_free(&r);
@@ -243,16 +294,49 @@ static void warmup_record(struct wl_run *r, double total_s, const struct steady_
     }
 }
 
+/* duration = auto: the measure phase's length from each target's last
+ * warm-up intervals (at most two slices' worth), into r->measure_s. */
+static void choose_duration(struct wl_run *r)
+{
+    const struct run_config *cfg = r->jobs[0].cfg;
+    if (cfg->duration >= 0)
+        return;
+    size_t per = window_batch_len((double)cfg->report_interval);
+    size_t pilot = (size_t)(2 * VERDICT_SLICE_S / (double)cfg->report_interval);
+    const struct sysbench_interval **iv = xcalloc(r->n, sizeof(*iv));
+    size_t *n = xcalloc(r->n, sizeof(*n));
+    for (size_t i = 0; i < r->n; i++) {
+        struct oltp *o = oltp_of(&r->jobs[i]);
+        size_t take = o->n_warm < pilot ? o->n_warm : pilot;
+        iv[i] = o->warm + (o->n_warm - take);
+        n[i] = take;
+    }
+    double target = (double)cfg->ci_target / 100;
+    r->measure_s = window_duration_for(iv, n, r->n, per, target, DURATION_AUTO_MIN_S,
+                                       (double)cfg->duration_max);
+    free(iv);
+    free(n);
+    samples_add(r->jobs[0].samples, "measure_planned_s", r->measure_s, "s", 0, NULL, 0, NULL);
+    log_info("duration = auto: %.0f s to measure (the warm-up's last intervals, in %g s batches, ask "
+             "that much for a 95 %% CI within %lld %% of the arm's TPS; at least %.0f s, at most "
+             "%lld s)",
+             r->measure_s, WINDOW_BATCH_S, cfg->ci_target, DURATION_AUTO_MIN_S, cfg->duration_max);
+}
+
 static int warmup(struct wl_run *r)
 {
     const struct run_config *cfg = r->jobs[0].cfg;
-    if (cfg->warmup == 0)
+    if (cfg->warmup == 0) {
+        choose_duration(r); /* no pilot: duration_max */
         return 0;
+    }
     if (cfg->warmup > 0) {
         log_info("warm-up: %llds", cfg->warmup);
         int rc = wl_each(r, warmup_fixed_one, false);
-        if (rc == 0)
+        if (rc == 0) {
             warmup_record(r, (double)cfg->warmup, NULL, false);
+            choose_duration(r);
+        }
         return rc;
     }
     log_info("warm-up: until every target's TPS is steady (%d s slices, at most %llds)",
@@ -282,8 +366,10 @@ static int warmup(struct wl_run *r)
         if (next != STEADY_CONTINUE)
             break;
     }
-    if (rc == 0)
+    if (rc == 0) {
         warmup_record(r, st.elapsed_s, &st, true);
+        choose_duration(r);
+    }
     free(iv);
     free(count);
     steady_free(&st);
@@ -295,7 +381,7 @@ static int warmup(struct wl_run *r)
 static int measure(struct wl_job *j)
 {
     struct oltp *o = oltp_of(j);
-    long long d = j->cfg->duration;
+    long long d = (long long)j->run->measure_s;
     struct workload_cmdline c;
     int fits = workload_cmdline(&c, j->cfg, WORKLOAD_RUN, d, j->t->lua, j->t->socket);
     /* every target starts the moment the last one is ready to (also one
@@ -349,15 +435,50 @@ static void report_samples(struct wl_job *j, const struct sysbench_report *r)
     json_object_object_add(wl, "layer", json_object_new_string("workload"));
     samples_add(s, "measure_s", r->total_time_s, "s", g, src, ts, wl);
     samples_add(s, "reconnects_per_s", r->reconnects_per_s, "1/s", g, src, ts, NULL);
-    double drift = window_drift(r->intervals, r->n_intervals);
-    json_object *steady = json_object_new_object();
-    json_object_object_add(steady, "steady",
-                           json_object_new_string(fabs(drift) <= VERDICT_DRIFT_LIMIT ? "yes" : "no"));
-    samples_add(s, "steady_state_drift", drift, "ratio", g, src, ts, steady);
-    if (fabs(drift) > VERDICT_DRIFT_LIMIT)
-        log_warn("%s: TPS still drifts by %+.0f%% over the measure phase (not in a steady "
-                 "state; a longer warmup may help)",
-                 j->t->name, drift * 100);
+    /* steady unless the drift lies beyond its own 95 % CI and the floor */
+    size_t per = window_batch_len((double)j->cfg->report_interval);
+    double half;
+    double drift = window_drift_ci(r->intervals, r->n_intervals, per, &half);
+    bool steady = isnan(half) ? fabs(drift) <= VERDICT_DRIFT_LIMIT /* too short for batches */
+                              : fabs(drift) <= VERDICT_DRIFT_FLOOR || fabs(drift) <= half;
+    json_object *label = json_object_new_object();
+    json_object_object_add(label, "steady", json_object_new_string(steady ? "yes" : "no"));
+    samples_add(s, "steady_state_drift", drift, "ratio", g, src, ts, label);
+    if (isfinite(half))
+        samples_add(s, "steady_state_drift_ci", half, "ratio", g, src, ts, NULL);
+    if (!steady)
+        log_warn("%s: TPS still drifts by %+.0f%% over the measure phase, beyond its own 95%% CI "
+                 "(+-%.0f%%): not in a steady state; a longer warm-up may help",
+                 j->t->name, drift * 100, half * 100);
+    double mean, ci = window_ci_half(r->intervals, r->n_intervals, per, &mean);
+    if (isfinite(ci) && mean > 0)
+        samples_add(s, "tps_ci95_half_pct", 100 * ci / mean, "percent", g, src, ts, NULL);
+}
+
+/* The 95 % CI half-width of the arm's TPS (the sum of its targets'
+ * means: their half-widths in quadrature) by batch means, in percent; said
+ * when duration = auto could not reach ci_target. */
+static void arm_ci(struct wl_run *r, const struct run_config *cfg)
+{
+    size_t per = window_batch_len((double)cfg->report_interval);
+    double var = 0, sum = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        struct oltp *o = oltp_of(&r->jobs[i]);
+        double mean, half = window_ci_half(o->report.intervals, o->report.n_intervals, per, &mean);
+        if (!isfinite(half) || !isfinite(mean))
+            return;
+        var += half * half;
+        sum += mean;
+    }
+    if (!(sum > 0))
+        return;
+    double pct = 100 * sqrt(var) / sum;
+    samples_add(r->jobs[0].samples, "tps_arm_ci95_half_pct", pct, "percent", 0, NULL, 0, NULL);
+    if (cfg->duration < 0 && pct > (double)cfg->ci_target)
+        log_warn("duration = auto: the arm's TPS has a 95%% CI of +-%.1f%% after %.0f s, more than "
+                 "ci_target (%lld%%)%s",
+                 pct, r->measure_s, cfg->ci_target,
+                 r->measure_s >= (double)cfg->duration_max ? ": duration_max cut it short" : "");
 }
 
 /* each target's report and intervals, and the arm's TPS over the common
@@ -381,12 +502,13 @@ static int record(struct wl_run *r, int rc, double *headline)
         const struct run_config *cfg = r->jobs[0].cfg;
         struct samples *s = r->jobs[0].samples;
         struct window_result w;
-        if (window_common(wg, parsed, (double)cfg->report_interval, (double)cfg->duration, &w) < 0)
+        if (window_common(wg, parsed, (double)cfg->report_interval, r->measure_s, &w) < 0)
             rc = wl_run_fail(r, "a target reported no TPS inside the common measure window (%.1f s long, "
                                 "start skew %.2f s)",
                              w.window_s, w.skew_s);
         *headline = w.tps_sum;
         samples_add(s, "tps_arm", w.tps_sum, "tx/s", 0, NULL, 0, NULL);
+        arm_ci(r, cfg);
         samples_add(s, "measure_window_s", w.window_s, "s", 0, NULL, 0, NULL);
         samples_add(s, "measure_start_skew_s", w.skew_s, "s", 0, NULL, 0, NULL);
         log_info("measured %.1f tx/s over a common window of %.1f s (start skew %.3f s)", w.tps_sum,

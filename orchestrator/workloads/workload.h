@@ -55,6 +55,9 @@ struct wl_run {
     struct wl_job *jobs;
     size_t n;
     const char *phase;   /* the phase running, for the reason of a failure */
+    double measure_s;    /* the measure phase's length: cfg->duration, or what the
+                            workload chose before it (duration = auto); the experiment
+                            reads it to time its readings during the phase */
     char error[512];     /* the first failure: "in phase P: what, naming the target" */
     pthread_mutex_t lock;
     pthread_barrier_t barrier; /* wl_together's, while a phase has one */

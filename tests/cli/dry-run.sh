@@ -7,9 +7,13 @@ need_prog virt-xml-validate
 
 export LIBVIRT_DEFAULT_URI=test:///default   # offers no kvm: auto -> qemu
 expect_rc 0 "$VBED" run --dry-run scenarios/quickstart.ini
-contains "$out" "1 variant x 3 arms, 3 distinct runs" || fail "quickstart plan"
+contains "$out" "1 variant x 4 arms, 4 distinct runs" || fail "quickstart plan"
 contains "$out" "arm guest (2 guests)" || fail "quickstart guest arm"
 contains "$out" "arm host (bare host)" || fail "quickstart host arm"
+# arms compared in a ratio run as many guests; tuned_memory's pool is auto's
+contains "$out" "arm tuned (2 guests)" || fail "quickstart tuned arm"
+contains "$out" "arm tuned_memory (2 guests)" || fail "quickstart tuned_memory arm"
+contains "$out" "tuned_memory variants 1        buffer_pool: data 16.0 MiB (estimated) fits in its buffer pool (768.0 MiB, buffer_pool = auto" || fail "tuned_memory's working-set line"
 
 cat > "$VBED_TEST_TMP/matrix.ini" <<'INI'
 [global]

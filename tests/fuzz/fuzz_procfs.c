@@ -1,7 +1,9 @@
 /* fuzz_procfs.c: text from /proc (the host's, and a guest's read through
  * its agent: hostile input) through vbed's parsers: /proc/stat and
  * /proc/<pid>/stat (noise.c), /proc/diskstats, /proc/meminfo and fincore's
- * output (layers.c). The first byte picks the parser. */
+ * output (layers.c), a thread's schedstat, its stat's start time and
+ * delayacct_blkio_ticks, /proc/uptime (the chain probe). The first byte
+ * picks the parser. */
 #include "fuzz.h"
 #include "probes/layers.h"
 #include "hostside/noise.h"
@@ -21,8 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data + 1, size - 1);
     struct cpu_times ct;
     struct diskstat d;
-    double v;
-    switch (data[0] % 5) {
+    double v, w;
+    long long a, b;
+    switch (data[0] % 8) {
     case 0:
         procfs_parse_stat(text, 100, &ct);
         break;
@@ -37,8 +40,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         procfs_parse_meminfo(text, "Cached", &v);
         procfs_parse_meminfo(text, "Dirty", &v);
         break;
-    default:
+    case 4:
         layers_parse_fincore(text, &v);
+        break;
+    case 5:
+        if (procfs_parse_schedstat(text, &v, &w) == 0 && (v < 0 || w < 0))
+            abort();
+        break;
+    case 6:
+        if (procfs_parse_task_stat(text, &a, &b) == 0 && (a < 0 || b < 0))
+            abort();
+        break;
+    default:
+        if (procfs_parse_uptime(text, &v) == 0 && !(v >= 0))
+            abort();
         break;
     }
     free(text);

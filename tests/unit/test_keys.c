@@ -1,6 +1,7 @@
 /* test_keys.c: the key table is consistent and parses what it documents. */
 #include "testutil.h"
 #include "scenario/keys.h"
+#include "scenario/workingset.h"
 
 /* Every default parses (key_apply_defaults aborts otherwise), every enum has
  * choices, names are unique, and numeric defaults lie within their range. */
@@ -71,6 +72,28 @@ static void parse_values(void **state)
     assert_int_equal(key_parse_item(key_find("key_block_size"), "4", &cfg, err, sizeof(err)), 0);
     assert_int_equal(run_config_key_block_size(&cfg), 4);
     assert_int_equal(key_parse_item(key_find("key_block_size"), "3", &cfg, err, sizeof(err)), -1);
+
+    /* buffer_pool = auto: a size key that also takes "auto" (memory does not) */
+    assert_int_equal(key_parse_item(key_find("buffer_pool"), "auto", &cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg.buffer_pool, -1);
+    char text[64];
+    key_format_value(key_find("buffer_pool"), &cfg, text, sizeof(text));
+    assert_string_equal(text, "auto");
+    assert_int_equal(key_parse_item(key_find("buffer_pool"), "big", &cfg, err, sizeof(err)), -1);
+    assert_string_equal(err, "'big' is not a size (use auto or a number with K, M, G or T, e.g. 512M)");
+    assert_int_equal(key_parse_item(key_find("memory"), "auto", &cfg, err, sizeof(err)), -1);
+    /* a 1 GiB guest with 180 MiB resident outside the pool and one sysbench
+     * thread: 1024 - 180 - 13 - 51.2 (5 %) = 779.8, whole MiB: 779 */
+    struct ws_pool p;
+    ws_pool_auto(1LL << 30, 180LL << 20, 1, &p);
+    assert_int_equal(p.sysbench, 13LL << 20);
+    assert_int_equal(p.margin, (long long)(0.05 * (double)(1LL << 30)));
+    assert_int_equal(p.pool, 779LL << 20);
+    ws_pool_auto(256LL << 20, 250LL << 20, 8, &p); /* nothing left: the floor */
+    assert_int_equal(p.pool, 8LL << 20);
+    assert_int_equal(p.margin, 32LL << 20);
+    /* before a run measures it: memory - 256 MiB */
+    assert_int_equal(ws_buffer_pool(&cfg), cfg.memory - (256LL << 20));
 
     assert_int_equal(key_parse_item(key_find("pool"), "my pool", &cfg, err, sizeof(err)), -1);
     assert_int_equal(key_parse_item(key_find("pool"), "mypool", &cfg, err, sizeof(err)), 0);

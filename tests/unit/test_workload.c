@@ -195,6 +195,58 @@ static void drift(void **state)
     assert_true(window_drift(iv, 2) == 0);
 }
 
+/* Batch means: the CI of the mean TPS, the drift's own CI, and duration =
+ * auto's length, on series whose answers are worked out by hand. */
+static void batch_means(void **state)
+{
+    (void)state;
+    struct sysbench_interval iv[60];
+    memset(iv, 0, sizeof(iv));
+    /* 20 intervals of 1 s alternating 4 and 6 tx/s: 4 batches of 5, means
+     * 5.2, 4.8, 5.2, 4.8 (sd 0.2309): half-width t(0.975, 3) 3.1824 x 0.2309
+     * / 2 = 0.3675 */
+    for (int i = 0; i < 20; i++) {
+        iv[i].t = i + 1;
+        iv[i].tps = i % 2 ? 6 : 4;
+    }
+    assert_int_equal(window_batch_len(1), 5);
+    assert_int_equal(window_batch_len(10), 1);
+    double mean, half = window_ci_half(iv, 20, 5, &mean);
+    assert_true(fabs(mean - 5) < 1e-12);
+    assert_true(fabs(half - 3.182446305 * sqrt(0.16 / 3) / 2) < 1e-6);
+    assert_true(isnan(window_ci_half(iv, 14, 5, &mean))); /* 2 batches */
+    /* no trend: the drift (+0.03, the noise's) lies inside its CI */
+    double dhalf, d = window_drift_ci(iv, 20, 5, &dhalf);
+    assert_true(fabs(d) < dhalf);
+    /* a steady rise of 50 % over 60 s with the same noise: far beyond it */
+    for (int i = 0; i < 60; i++) {
+        iv[i].t = i + 1;
+        iv[i].tps = 4 + 4.0 * i / 59 + (i % 2 ? 1 : -1);
+    }
+    d = window_drift_ci(iv, 60, 5, &dhalf);
+    assert_true(d > 0.5 && d > 5 * dhalf); /* 0.683 against +-0.079 */
+    /* duration = auto: two targets like the first series; each batch sd
+     * 0.2309, the arm's sum 10: the fewest k batches with t(k-1) x sqrt(2 x
+     * 0.0533 / k) <= 0.05 x 10: k = 4 gives t(3) 3.182 x 0.1633 = 0.520, k =
+     * 5 gives t(4) 2.776 x 0.1461 = 0.406: 5 x 5 s = 25 s, at least 30 */
+    for (int i = 0; i < 20; i++) {
+        iv[i].t = i + 1;
+        iv[i].tps = i % 2 ? 6 : 4;
+    }
+    const struct sysbench_interval *both[] = {iv, iv};
+    size_t n[] = {20, 20};
+    assert_true(fabs(window_duration_for(both, n, 2, 5, 0.05, 30, 600) - 30) < 1e-9);
+    assert_true(fabs(window_duration_for(both, n, 2, 5, 0.05, 10, 600) - 25) < 1e-9);
+    /* a 1 % target needs (t x 0.3266 / 0.1)^2 batches: about 44 (t 2.017),
+     * so about 220 s; capped at 120 */
+    double s1 = window_duration_for(both, n, 2, 5, 0.01, 10, 600);
+    assert_true(s1 >= 200 && s1 <= 250);
+    assert_true(fabs(window_duration_for(both, n, 2, 5, 0.01, 10, 120) - 120) < 1e-9);
+    /* a pilot of fewer than 3 batches: the cap */
+    size_t short_n[] = {12, 20};
+    assert_true(fabs(window_duration_for(both, short_n, 2, 5, 0.05, 30, 600) - 600) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +254,7 @@ int main(void)
         cmocka_unit_test(incomplete_output), cmocka_unit_test(command_lines),
         cmocka_unit_test(command_line_too_long),
         cmocka_unit_test(common_window),    cmocka_unit_test(drift),
+        cmocka_unit_test(batch_means),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,13 @@ them, then regenerate the golden files (VBED_UPDATE_GOLDEN=1) and review.
   quickstart-layers-b/          the same run again, its guest arm waiting
                                 less for reads and its tuned arm spending
                                 less CPU (variant 1): B of vbed compare.
+                                Both also hold the foreground chain's states
+                                and performance_schema's per-thread sums of
+                                issue 20 (labels.layer workload and innodb:
+                                chain_*, ps_*): the budget of each arm.
+                                Variant 2's guest arm does not close (other
+                                19 % of its time); its tuned arm has no
+                                commit-stage sum (commit I/O n/a).
 
 The figures are sized as measured under TCG on the development machines
 (results/README.md, /work/shared/DESIGN.md): a guest does tens of TPS, the
@@ -544,13 +551,70 @@ LAYERS_PROFILE = {
     ("tuned", 2): dict(tps=22.0, cpu=38.0, cmp=0.0, rd=3.8, wr=1.9, ghit=0.0, hhit=-0.05),
 }
 
+# The budget of each arm (issue 20), ms per transaction at the profile's TPS
+# (w = 1000 / tps with one thread): the transaction's CPU, CPU contention,
+# foreground reads, commit I/O, locks, the client's turn; the rest is
+# "other". Each target's figures scale with its own w.
+LAYERS_BUDGET = {
+    ("host", 1): dict(cpu=2.2, cont=0.3, reads=0.25, commit=0.6, locks=0.05, client=0.45),
+    ("host", 2): dict(cpu=2.0, cont=0.3, reads=0.25, commit=0.55, locks=0.05, client=0.42),
+    ("guest", 1): dict(cpu=60.0, cont=6.0, reads=4.0, commit=3.0, locks=0.5, client=7.0),
+    ("guest", 2): dict(cpu=45.0, cont=5.0, reads=3.0, commit=2.5, locks=0.4, client=6.0),
+    ("tuned", 1): dict(cpu=35.0, cont=3.0, reads=4.5, commit=2.0, locks=0.3, client=4.0),
+    ("tuned", 2): dict(cpu=32.0, cont=3.0, reads=4.0, commit=2.0, locks=0.3, client=3.5),
+}
+
+
+def chain_samples(add, br, arm, kind, variant, T, measure_s, vcpu, delay, innodb_reads, budget,
+                  profile):
+    """The chain's and performance_schema's samples of one target (what the
+    chain and perfschema probes write, issue 20), from its budget in ms per
+    transaction: over a 20 s interval, each part's share of the thread's
+    time. Variant 2's tuned guest: no commit-stage sum (absent, never 0)."""
+    b = budget[(arm, variant)]
+    tps = profile[(arm, variant)]["tps"]
+    w = measure_s / T * 1000             # this target's ms per transaction
+    scale = w / (1000.0 / tps)           # its figures scale with it
+    part = {k: v * scale for k, v in b.items()}
+    p = delay / (vcpu + delay) if kind == "guest" else 0.0
+    oncpu = part["cpu"] / (1 - p)
+    runq = part["cont"] - oncpu * p
+    io = part["reads"] + part["commit"]
+    ci = round(20.0 + br.uniform(0.0, 0.02), 3)
+    pi = round(ci + br.uniform(-0.005, 0.005), 4)
+    sec = lambda ms, interval: round(ms / w * interval, 4)   # share of w, over the interval
+    add("workload", "chain_interval_s", ci, "s")
+    add("workload", "chain_read_spread_s", 0.01 if kind == "host" else 0.03, "s")
+    add("workload", "chain_client_threads", 1, "count")
+    add("workload", "chain_server_threads", 1, "count")
+    add("workload", "chain_client_cpu_s", sec(part["client"] * 0.6, ci), "s")
+    add("workload", "chain_client_runq_s", sec(part["client"] * 0.3, ci), "s")
+    add("workload", "chain_client_blkio_s", 0.0, "s")
+    add("workload", "chain_server_cpu_s", sec(oncpu, ci), "s")
+    add("workload", "chain_server_runq_s", sec(runq, ci), "s")
+    add("workload", "chain_server_blkio_s", round(sec(io, ci), 2), "s")
+    add("innodb", "ps_interval_s", pi, "s")
+    add("innodb", "ps_threads", 1, "count")
+    add("innodb", "ps_statement_s", sec(w - part["client"], pi), "s")
+    add("innodb", "ps_statements", int(T / measure_s * pi * 20), "count")
+    add("innodb", "ps_transaction_s", sec(w - part["client"] * 0.5, pi), "s")
+    add("innodb", "ps_transactions", int(T / measure_s * pi), "count")
+    add("innodb", "ps_read_wait_s", sec(part["reads"] * 1.3, pi), "s")
+    add("innodb", "ps_reads", int(innodb_reads / measure_s * pi), "count")
+    if (arm, variant) != ("tuned", 2):
+        add("innodb", "ps_commit_s", sec(part["commit"], pi), "s")
+        add("innodb", "ps_commits", int(T / measure_s * pi * 19), "count")
+    add("innodb", "ps_synch_wait_s", sec(part["locks"], pi), "s")
+    add("innodb", "ps_synch_waits", int(T / measure_s * pi * 300), "count")
+
+
 HYPERVISOR_FIELDS = ("block.1.name,block.1.rd.reqs,block.1.rd.bytes,block.1.rd.times,"
                      "block.1.wr.reqs,block.1.wr.bytes,block.1.wr.times,block.1.fl.reqs,"
                      "block.1.fl.times,cpu.time,cpu.user,cpu.system,vcpu.0.time,vcpu.0.wait,"
                      "vcpu.0.delay")
 
 
-def layer_samples(w, lr, seq, spec, variant, tend, profile):
+def layer_samples(w, lr, seq, spec, variant, tend, profile, br, budget):
     """The per-layer counters of every target of run seq (as vbed run writes
     them, results/README.md), from the run's own tps and bp_reads samples.
     Variant 2's tuned guest: a kernel without flush counters and a QEMU
@@ -637,8 +701,9 @@ def layer_samples(w, lr, seq, spec, variant, tend, profile):
             if not no_flush:
                 add("hypervisor", "qemu_fl_time_s", round(r["wr_ms"] * 0.5 / 1000, 3), "s")
             add("hypervisor", "qemu_cpu_s", round(r["cpu"], 3), "s")
-            add("hypervisor", "qemu_vcpu_s", round(r["cpu"] * 0.9, 3), "s")
-            add("hypervisor", "qemu_vcpu_delay_s", round(W * 0.02, 3), "s")
+            vcpu, delay = round(r["cpu"] * 0.9, 3), round(W * 0.02, 3)
+            add("hypervisor", "qemu_vcpu_s", vcpu, "s")
+            add("hypervisor", "qemu_vcpu_delay_s", delay, "s")
             if cache == "writeback":
                 add("hypervisor", "balloon_disk_caches_bytes",
                     int(lr.uniform(2.8e8, 3.2e8)) // 4096 * 4096, "bytes")
@@ -657,6 +722,9 @@ def layer_samples(w, lr, seq, spec, variant, tend, profile):
         add("host", "hostdev_flushes", hf, "count", **dev)
         add("host", "hostdev_flush_ms", int(r["wr_ms"] * 0.6 if kind == "host" else hf * 0.4),
             "ms", **dev)
+        chain_samples(add, br, arm, kind, variant, T, r["measure_s"],
+                      vcpu if kind == "guest" else 0, delay if kind == "guest" else 0,
+                      r["innodb_reads"], budget, profile)
         if kind == "host":
             add("host", "hostarm_read_bytes", hr * 16384, "bytes")
             add("host", "hostarm_write_bytes", int(T * 3.1) * 16384, "bytes")
@@ -664,11 +732,16 @@ def layer_samples(w, lr, seq, spec, variant, tend, profile):
                   int(ws * 0.95) // 4096 * 4096, "bytes", g, None, tend)
 
 
-def layers_fixture(name="quickstart-layers", session="h8n4lq", seed=11, changes=None):
+def layers_fixture(name="quickstart-layers", session="h8n4lq", seed=11, changes=None,
+                   budget_changes=None):
     scn = "quickstart-layers"
     profile = {k: dict(v) for k, v in LAYERS_PROFILE.items()}
     for k, v in (changes or {}).items():
         profile[k].update(v)
+    budget = {k: dict(v) for k, v in LAYERS_BUDGET.items()}
+    for k, v in (budget_changes or {}).items():
+        budget[k].update(v)
+    br = random.Random(seed + 300)
     rnd = random.Random(seed)
     new_rnd = random.Random(seed + 100)
     lr = random.Random(seed + 200)
@@ -691,7 +764,7 @@ def layers_fixture(name="quickstart-layers", session="h8n4lq", seed=11, changes=
             before = len(w.lines)
             tend = one_run(w, scn, session, seq, rep, spec, p["tps"], t, new=new,
                            compressed=variant == 1, cmp_ms=p["cmp"]) - 20.0
-            layer_samples(w, lr, seq, spec, variant, tend, profile)
+            layer_samples(w, lr, seq, spec, variant, tend, profile, br, budget)
             t = tend + 20.0
             assert len(w.lines) > before
             cfg = config_of(spec, 1, repeats=2)
@@ -752,4 +825,5 @@ layers_fixture()
 # B for vbed compare: the guest arm waits less for reads (say, a larger guest
 # page cache), the tuned arm spends less CPU per transaction
 layers_fixture("quickstart-layers-b", "m2k7zv", 12,
-               {("guest", 1): dict(tps=12.8, rd=3.0), ("tuned", 1): dict(tps=21.5, cpu=36.0)})
+               {("guest", 1): dict(tps=12.8, rd=3.0), ("tuned", 1): dict(tps=21.5, cpu=36.0)},
+               {("guest", 1): dict(reads=1.5, cpu=57.3), ("tuned", 1): dict(cpu=31.5)})

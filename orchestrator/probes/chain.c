@@ -1,0 +1,387 @@
+/* chain.c: the chain probe (see chain.h and probe.h): the foreground
+ * chain's threads in exclusive states, read twice during the measure
+ * phase on the target's own kernel. */
+#include "probes/chain.h"
+#include "probes/probe.h"
+
+#include "util/log.h"
+#include "util/procfs.h"
+#include "util/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parsers (hostile input) ---- */
+
+/* the line at *p into buf (without its newline); p moved past it; -1 at the end */
+static int next_line(const char **p, char *buf, size_t len)
+{
+    if (!**p)
+        return -1;
+    const char *nl = strchr(*p, '\n');
+    size_t n = nl ? (size_t)(nl - *p) : strlen(*p);
+    if (n >= len)
+        n = len - 1; /* a longer line is cut: it will not parse */
+    memcpy(buf, *p, n);
+    buf[n] = '\0';
+    *p = nl ? nl + 1 : *p + strlen(*p);
+    return 0;
+}
+
+/* a decimal tid in (0, 2^22] at s; the rest after it into *end */
+static int parse_tid(const char *s, const char **end)
+{
+    long v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (*p - '0');
+        if (v > (1L << 22))
+            return -1;
+    }
+    *end = p;
+    return v > 0 ? (int)v : -1;
+}
+
+int chain_parse_reading(const char *text, struct chain_reading *out)
+{
+    out->n = 0;
+    out->uptime_first = out->uptime_last = NAN;
+    if (!text)
+        return -1;
+    const char *p = text;
+    char line[1024];
+    int uptimes = 0;
+    while (next_line(&p, line, sizeof(line)) == 0) {
+        if (line[0] == 'U' && line[1] == ' ') {
+            double u;
+            if (procfs_parse_uptime(line + 2, &u) < 0 || uptimes >= 2)
+                return -1;
+            if (uptimes++ == 0)
+                out->uptime_first = u;
+            else
+                out->uptime_last = u;
+            continue;
+        }
+        if ((line[0] != 'C' && line[0] != 'D') || line[1] != ' ' || uptimes != 1)
+            return -1;
+        const char *rest;
+        int tid = parse_tid(line + 2, &rest);
+        if (tid < 0 || *rest != ' ')
+            return -1;
+        struct chain_thread th = {.kind = line[0], .tid = tid};
+        bool ok = procfs_parse_schedstat(rest + 1, &th.oncpu_s, &th.runq_s) == 0;
+        /* its stat line follows (or nothing, if the thread ended between the two) */
+        char stat[1024];
+        const char *save = p;
+        if (next_line(&p, stat, sizeof(stat)) < 0 || stat[0] != 'S' || stat[1] != ' ') {
+            p = save;
+            continue;
+        }
+        ok = ok && procfs_parse_task_stat(stat + 2, &th.start, &th.blkio_ticks) == 0;
+        if (!ok)
+            continue;
+        for (size_t i = 0; i < out->n; i++)
+            if (out->th[i].tid == tid && out->th[i].kind == th.kind)
+                return -1; /* one thread twice */
+        if (out->n == CHAIN_THREADS_MAX)
+            return -1;
+        out->th[out->n++] = th;
+    }
+    if (uptimes != 2 || out->uptime_last < out->uptime_first)
+        return -1;
+    return 0;
+}
+
+int chain_parse_processlist(const struct sql_result *r, int *tids, size_t max)
+{
+    if (r->cols < 2)
+        return r->rows ? -1 : 0;
+    size_t n = 0;
+    for (size_t row = 0; row < r->rows; row++) {
+        const char *end, *id = sql_cell(r, row, 0);
+        /* ID: the server's connection number, a whole number */
+        if (!*id || strspn(id, "0123456789") != strlen(id) || strlen(id) > 20)
+            return -1;
+        int tid = parse_tid(sql_cell(r, row, 1), &end);
+        if (tid < 0 || *end)
+            return -1;
+        if (n < max)
+            tids[n++] = tid;
+    }
+    return (int)n;
+}
+
+int chain_parse_delayacct(const char *text, int *old, int *now)
+{
+    if (!text)
+        return -1;
+    if (!strcmp(text, "none\n") || !strcmp(text, "none")) {
+        *old = -1;
+        *now = 1;
+        return 0;
+    }
+    char a[8], b[8];
+    int o, n;
+    if (sscanf(text, "old %1[01]\nnow %1[01]", a, b) != 2)
+        return -1;
+    o = a[0] - '0';
+    n = b[0] - '0';
+    *old = o;
+    *now = n;
+    return 0;
+}
+
+/* ---- the probe ---- */
+
+#define SYSCTL "/proc/sys/kernel/task_delayacct"
+
+struct state {
+    struct target *t;
+    int delayacct_old;     /* to restore; -1: nothing */
+    bool delayacct_on;
+    long long pid;         /* sysbench at instant 0 */
+    int client[CHAIN_THREADS_MAX / 2], server[CHAIN_THREADS_MAX / 2];
+    size_t n_client, n_server;
+    struct chain_reading r[2];
+    bool ok[2];
+};
+
+/* a short shell program on the target; its output (malloc'd) or NULL */
+static char *run_sh(struct target *t, const char *script)
+{
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    char *out = NULL;
+    int exitcode = -1;
+    if (target_capture(t, argv, 30, &out, &exitcode) < 0 || exitcode != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static void delayacct_restore(struct state *st)
+{
+    if (st->delayacct_old != 0)
+        return;
+    char *out = run_sh(st->t, "echo 0 > " SYSCTL);
+    if (!out)
+        log_warn("%s: cannot turn delay accounting off again (%s = 0)", st->t->name, SYSCTL);
+    free(out);
+    st->delayacct_old = -1;
+}
+
+static int before(struct probe_target *pt, void **state)
+{
+    if (!pt->needs_db || !target_can_capture(pt->t))
+        return 0;
+    struct state *st = xcalloc(1, sizeof(*st));
+    *state = st;
+    st->t = pt->t;
+    st->delayacct_old = -1;
+    char *out = run_sh(pt->t, "f=" SYSCTL "; if [ -e $f ]; then read v < $f; echo \"old $v\"; "
+                              "echo 1 > $f; read v < $f; echo \"now $v\"; else echo none; fi");
+    int old, now;
+    if (out && chain_parse_delayacct(out, &old, &now) == 0) {
+        st->delayacct_old = old;
+        st->delayacct_on = now == 1;
+    }
+    free(out);
+    /* a thread accounts delays only if it was created with delay accounting
+     * on: the server's cached threads (the warm-up's connections) go, so
+     * that the measured program's connections get new ones */
+    struct sql_result r = {0};
+    if (st->delayacct_on && sql_query(pt->t->sql, "FLUSH THREADS", &r) < 0)
+        st->delayacct_on = false;
+    sql_result_free(&r);
+    if (!st->delayacct_on)
+        log_warn("%s: cannot turn delay accounting on (%s, then FLUSH THREADS): the chain's block "
+                 "I/O is not recorded",
+                 pt->t->name, SYSCTL);
+    return 0;
+}
+
+/* The shell program of one reading (see chain.h). */
+static char *reading_script(const struct state *st, bool first)
+{
+    size_t cap = 512 + 16 * (st->n_client + st->n_server);
+    char *s = xcalloc(cap, 1);
+    size_t used = 0;
+#define PUT(...) used += (size_t)snprintf(s + used, cap - used, __VA_ARGS__)
+    PUT("r() { s=; t=; read -r s < /proc/$2/schedstat && read -r t < /proc/$2/stat && "
+        "echo \"$1 $2 $s\" && echo \"S $t\"; }; u() { read a b < /proc/uptime; echo \"U $a\"; }; u; ");
+    if (first) {
+        PUT("for d in /proc/%lld/task/[0-9]*; do r C ${d##*/}; done; ", st->pid);
+    } else {
+        PUT("for t in");
+        for (size_t i = 0; i < st->n_client; i++)
+            PUT(" %d", st->client[i]);
+        PUT("; do r C $t; done; ");
+    }
+    PUT("for t in");
+    for (size_t i = 0; i < st->n_server; i++)
+        PUT(" %d", st->server[i]);
+    PUT("; do r D $t; done; u");
+#undef PUT
+    return s;
+}
+
+static int by_cpu_desc(const void *a, const void *b)
+{
+    const struct chain_thread *x = a, *y = b;
+    return x->oncpu_s < y->oncpu_s ? 1 : x->oncpu_s > y->oncpu_s ? -1 : 0;
+}
+
+/* instant 0: the chain's threads are chosen, then read; instant 1: read */
+static void during(struct probe_target *pt, void *state, int k)
+{
+    struct state *st = state;
+    if (!st || k < 0 || k > 1 || (k == 1 && !st->ok[0]))
+        return;
+    if (k == 0) {
+        st->pid = target_program_pid(pt->t);
+        if (st->pid <= 0)
+            return;
+        struct sql_result r = {0};
+        int n = -1;
+        if (sql_query(pt->t->sql,
+                      "SELECT ID, TID FROM information_schema.PROCESSLIST WHERE DB = 'sbtest' "
+                      "AND ID <> CONNECTION_ID() AND COMMAND NOT IN ('Daemon', 'Killed')",
+                      &r) == 0)
+            n = chain_parse_processlist(&r, st->server, sizeof(st->server) / sizeof(st->server[0]));
+        sql_result_free(&r);
+        if (n <= 0) {
+            log_warn("%s: no connection of the benchmark in PROCESSLIST: its chain is not recorded",
+                     pt->t->name);
+            return;
+        }
+        st->n_server = (size_t)n;
+    }
+    char *script = reading_script(st, k == 0);
+    char *out = run_sh(pt->t, script);
+    free(script);
+    st->ok[k] = out && chain_parse_reading(out, &st->r[k]) == 0;
+    free(out);
+    if (!st->ok[k]) {
+        log_warn("%s: cannot read the chain's threads (instant %d): not recorded", pt->t->name, k);
+        return;
+    }
+    if (k == 1)
+        return;
+    /* sysbench's k busiest threads are its workers (never its main thread) */
+    struct chain_thread *c = xcalloc(st->r[0].n + 1, sizeof(*c));
+    size_t nc = 0;
+    for (size_t i = 0; i < st->r[0].n; i++)
+        if (st->r[0].th[i].kind == 'C' && st->r[0].th[i].tid != st->pid)
+            c[nc++] = st->r[0].th[i];
+    qsort(c, nc, sizeof(*c), by_cpu_desc);
+    size_t want = (size_t)pt->cfg->threads;
+    st->n_client = nc < want ? nc : want;
+    if (st->n_client > sizeof(st->client) / sizeof(st->client[0]))
+        st->n_client = sizeof(st->client) / sizeof(st->client[0]);
+    for (size_t i = 0; i < st->n_client; i++)
+        st->client[i] = c[i].tid;
+    free(c);
+    if (st->n_client != want || st->n_server != want)
+        log_warn("%s: the chain has %zu sysbench thread%s and %zu connection%s, not %zu of each",
+                 pt->t->name, st->n_client, st->n_client == 1 ? "" : "s", st->n_server,
+                 st->n_server == 1 ? "" : "s", want);
+    if (!st->n_client)
+        st->ok[0] = false;
+}
+
+static int after(struct probe_target *pt, void *state)
+{
+    (void)pt;
+    struct state *st = state;
+    if (st)
+        delayacct_restore(st);
+    return 0;
+}
+
+static const struct chain_thread *find(const struct chain_reading *r, char kind, int tid)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->th[i].kind == kind && r->th[i].tid == tid)
+            return &r->th[i];
+    return NULL;
+}
+
+/* the sums over one side's threads; false if one is missing or not the same */
+static bool side(const struct state *st, char kind, const int *tids, size_t n, double *cpu,
+                 double *runq, double *blkio)
+{
+    *cpu = *runq = *blkio = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct chain_thread *a = find(&st->r[0], kind, tids[i]), *b = find(&st->r[1], kind, tids[i]);
+        if (!a || !b || a->start != b->start || b->oncpu_s < a->oncpu_s || b->runq_s < a->runq_s ||
+            b->blkio_ticks < a->blkio_ticks)
+            return false;
+        *cpu += b->oncpu_s - a->oncpu_s;
+        *runq += b->runq_s - a->runq_s;
+        *blkio += (double)(b->blkio_ticks - a->blkio_ticks) / CHAIN_USER_HZ;
+    }
+    return true;
+}
+
+static void record(struct probe_target *pt, void *state, struct samples *s, bool layers)
+{
+    struct state *st = state;
+    if (!st || !layers || !st->ok[0] || !st->ok[1])
+        return;
+    double ccpu, crunq, cblk, scpu, srunq, sblk;
+    if (!side(st, 'C', st->client, st->n_client, &ccpu, &crunq, &cblk) ||
+        !side(st, 'D', st->server, st->n_server, &scpu, &srunq, &sblk)) {
+        log_warn("%s: a thread of the chain ended or changed between the two readings: not recorded",
+                 pt->t->name);
+        return;
+    }
+    const struct chain_reading *a = &st->r[0], *b = &st->r[1];
+    double interval = (b->uptime_first + b->uptime_last) / 2 - (a->uptime_first + a->uptime_last) / 2;
+    if (!(interval > 0))
+        return;
+    double spread = fmax(a->uptime_last - a->uptime_first, b->uptime_last - b->uptime_first);
+    const struct {
+        const char *name, *unit;
+        double v;
+        bool blkio;
+    } out[] = {
+        {"chain_interval_s", "s", interval, false},
+        {"chain_read_spread_s", "s", spread, false},
+        {"chain_client_threads", "count", (double)st->n_client, false},
+        {"chain_server_threads", "count", (double)st->n_server, false},
+        {"chain_client_cpu_s", "s", ccpu, false},
+        {"chain_client_runq_s", "s", crunq, false},
+        {"chain_client_blkio_s", "s", cblk, true},
+        {"chain_server_cpu_s", "s", scpu, false},
+        {"chain_server_runq_s", "s", srunq, false},
+        {"chain_server_blkio_s", "s", sblk, true},
+    };
+    for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+        if (out[i].blkio && !st->delayacct_on)
+            continue; /* 0 that was not measured */
+        json_object *extra = json_object_new_object();
+        json_object_object_add(extra, "layer", json_object_new_string("workload"));
+        samples_add(s, out[i].name, out[i].v, out[i].unit, pt->t->guest, NULL, 0, extra);
+    }
+}
+
+static void free_state(void *state)
+{
+    struct state *st = state;
+    if (st)
+        delayacct_restore(st); /* also when the phase never reached after() */
+    free(st);
+}
+
+const struct probe probe_chain = {
+    .name = "chain",
+    .before = before,
+    .after = after,
+    .during = during,
+    .record = record,
+    .free = free_state,
+};

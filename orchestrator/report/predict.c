@@ -1,0 +1,130 @@
+/* predict.c: a tuned guest arm's TPS predicted from the untuned guest's
+ * budget (see predict.h). */
+#include "report/predict.h"
+
+#include "report/report.h"
+#include "scenario/workingset.h"
+#include "util/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double miss(double pool, double ws)
+{
+    return ws > 0 && pool >= 0 ? fmax(0, 1 - pool / ws) : NAN;
+}
+
+/* seconds per request of a layer (its per-transaction wait / requests) */
+static double per_request(const struct gap_layer_figures *l)
+{
+    return l->reads > 0 && isfinite(l->read_ms) ? l->read_ms / l->reads / 1000 : NAN;
+}
+
+/* A's configuration from its first counted run: buffer_pool (bytes, -1
+ * auto), memory (bytes); -1 unknown */
+static void config_of(const struct results_data *rd, const struct report_cell *c, long long *pool,
+                      long long *memory)
+{
+    *pool = *memory = -2;
+    const struct results_run *run = c->tps_stats.n ? results_find_run(rd, c->tps_seq[0]) : NULL;
+    if (!run)
+        return;
+    const char *bp = results_run_config(run, "buffer_pool"), *mem = results_run_config(run, "memory");
+    if (!strcmp(bp, "auto"))
+        *pool = -1;
+    else if (parse_size(bp, pool) < 0)
+        *pool = -2;
+    if (parse_size(mem, memory) < 0)
+        *memory = -2;
+}
+
+static void no(struct prediction *p, const char *why)
+{
+    p->valid = false;
+    snprintf(p->why, sizeof(p->why), "%s", why);
+}
+
+void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->from = r->first_guest_arm;
+    const struct report_cell *cells = r->variants[v].cells;
+    const struct report_cell *ca = &cells[arm];
+    const struct gap_arm *a = &ca->layers;
+    if (!a->guest || r->first_guest_arm < 0 || (int)arm == r->first_guest_arm)
+        return no(out, "not a tuned guest arm");
+    const struct report_cell *cg = &cells[r->first_guest_arm];
+    const struct gap_arm *g = &cg->layers;
+    if (ca->guests != cg->guests || ca->guests <= 0) {
+        snprintf(out->why, sizeof(out->why),
+                 "it runs %d guest%s, the untuned guest arm %d: their CPU and contention do not "
+                 "carry over",
+                 ca->guests, ca->guests == 1 ? "" : "s", cg->guests);
+        return;
+    }
+    out->measured = ca->tps_stats.n ? ca->per_guest_stats.mean : NAN;
+    out->measured_ci = ca->per_guest_stats.n > 1 ? ca->per_guest_stats.ci95_half : 0;
+    /* the untuned guest's figures */
+    double w = g->w, k = g->threads > 0 ? g->threads : NAN;
+    out->reads_g = isfinite(g->reads_per_tx) ? g->reads_per_tx : g->layer[GAP_LAYER_INNODB].reads;
+    double R = g->read_wait;
+    out->working_set = g->ws_bytes;
+    out->pool_g = g->bp_bytes;
+    if (!isfinite(w) || !isfinite(k) || !isfinite(R) || !(out->reads_g >= 0) ||
+        !(out->working_set > 0) || !(out->pool_g > 0))
+        return no(out, "the untuned guest's budget lacks a figure (its reads, their time, its "
+                       "working set or pool)");
+    out->lat_g = out->reads_g > 0 ? R / out->reads_g : 0;
+    /* A's pool */
+    long long pool, memory;
+    config_of(r->rd, ca, &pool, &memory);
+    out->pool_auto = pool == -1;
+    if (pool == -1) {
+        if (memory < 0 || !isfinite(g->overhead_bytes))
+            return no(out, "buffer_pool = auto, but the untuned guest's memory outside the pool "
+                           "is not known");
+        struct ws_pool wp;
+        ws_pool_auto(memory, (long long)g->overhead_bytes, (long long)k, &wp);
+        out->pool_a = (double)wp.pool;
+    } else if (pool >= 0) {
+        out->pool_a = (double)pool;
+    } else {
+        return no(out, "its buffer_pool is not known");
+    }
+    double mg = miss(out->pool_g, out->working_set), ma = miss(out->pool_a, out->working_set);
+    out->reads_a = mg > 0 ? out->reads_g * ma / mg : ma == 0 ? 0 : NAN;
+    if (!isfinite(out->reads_a))
+        return no(out, "the untuned guest's data fits its pool: its misses say nothing");
+    /* a read's latency on A's path */
+    const struct gap_layer_figures *L = g->layer;
+    double gb = per_request(&L[GAP_LAYER_GUEST]), q = per_request(&L[GAP_LAYER_QEMU]);
+    if (!a->direct) {
+        out->path = "guest page cache";
+        out->lat_a = out->lat_g;
+    } else if (!a->cache_none) {
+        out->path = "host page cache";
+        out->lat_a = gb;
+    } else {
+        out->path = "device";
+        double dev = per_request(&L[GAP_LAYER_HOST]);
+        if (!isfinite(dev) && r->host_arm >= 0)
+            dev = per_request(&cells[r->host_arm].layers.layer[GAP_LAYER_HOST]);
+        out->lat_a = dev + (isfinite(gb) && isfinite(q) ? fmax(0, gb - q) : 0);
+    }
+    if (out->reads_a > 0 && !isfinite(out->lat_a))
+        return no(out, "no read latency was measured on its path");
+    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0);
+    if (!(out->w_a > 0))
+        return no(out, "the predicted time per transaction is not positive");
+    out->predicted = k / out->w_a;
+    out->valid = true;
+    if (isfinite(out->measured) && out->measured > 0) {
+        out->error = (out->measured - out->predicted) / out->measured;
+        out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->measured_ci / out->measured);
+        out->agrees = fabs(out->error) <= out->tolerance;
+    } else {
+        out->error = out->tolerance = NAN;
+    }
+}

@@ -1,0 +1,59 @@
+/* predict.h: a tuned guest arm's TPS, predicted from the untuned guest
+ * arm's budget and the tuned arm's configuration alone -- what could be
+ * said before the tuned arm ran -- and checked against what it measured.
+ *
+ * The untuned guest arm G is the first guest arm of the variant; every
+ * other guest arm A of it that runs as many guests is predicted (with
+ * another number of guests, G's CPU and contention do not carry over). With k threads, G's time per
+ * transaction w_G, its foreground reads per transaction r_G and their
+ * time (performance_schema's data-file reads, wall clock) R_G:
+ *
+ *   pool_A   A's buffer_pool; auto: G's memory outside the pool, through
+ *            the same rule (scenario/workingset.h's ws_pool_auto) for A's
+ *            memory
+ *   miss(b)  max(0, 1 - b / working set): the buffer pool's miss ratio
+ *            when its pages are touched evenly (LRU under uniform access)
+ *   r_A      r_G x miss(pool_A) / miss(pool_G)
+ *   l_A      a read's latency on A's path, from G's layers: through the
+ *            guest page cache (flush_method fsync) as G's, R_G / r_G;
+ *            O_DIRECT over the host page cache, G's guest block read
+ *            latency; O_DIRECT and cache=none (the device), the host
+ *            device's read latency (G's, else the host arm's) plus the
+ *            virtual disk's own (G's guest block latency - QEMU's)
+ *   w_A      w_G - R_G + r_A x l_A    (commit, locks, CPU as G's)
+ *   TPS_A    k / w_A per guest
+ *
+ * The prediction agrees when |measured - predicted| / measured is within
+ * max(15 %, 2 x the measured TPS's 95 % CI half-width / its mean). */
+#ifndef VBED_PREDICT_H
+#define VBED_PREDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct report;
+
+#define PREDICT_TOLERANCE 0.15
+
+struct prediction {
+    bool valid;        /* predicted */
+    char why[160];     /* why not, when not valid */
+    int from;          /* G: index into rd->arms */
+    double pool_g, pool_a, working_set;
+    bool pool_auto;    /* A's buffer_pool = auto */
+    double reads_g, reads_a;  /* foreground reads per transaction */
+    double lat_g, lat_a;      /* seconds per read */
+    const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
+    double w_a;               /* predicted seconds per transaction */
+    double predicted, measured, measured_ci; /* TPS per guest */
+    double error;             /* (measured - predicted) / measured */
+    double tolerance;
+    bool agrees;
+};
+
+/* The prediction of guest arm `arm` (an index into rd->arms) in variant v
+ * (an index into r->variants); valid false (and why) when it is the
+ * untuned guest itself, not a guest arm, or a figure is missing. */
+void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out);
+
+#endif

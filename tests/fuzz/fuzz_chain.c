@@ -1,0 +1,113 @@
+/* fuzz_chain.c: what the chain and perfschema probes read from a target
+ * (hostile input: a guest's shell and mariadb client through its agent):
+ * one reading of the chain's threads (probes/chain.h), the delay-accounting
+ * switch's answer, PROCESSLIST's (ID, TID) rows, and performance_schema's
+ * thread ids and sums (probes/perfschema.h). Rows come as the agent's
+ * mariadb --batch gives them: a line per row, cells separated by tabs. The
+ * first byte picks the parser. */
+#include "fuzz.h"
+#include "probes/chain.h"
+#include "probes/perfschema.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_quiet();
+    return 0;
+}
+
+/* text as rows of tab-separated cells, every row as wide as the first */
+static void rows_of(char *text, struct sql_result *r)
+{
+    r->rows = r->cols = 0;
+    r->cells = NULL;
+    size_t cap = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        size_t cols = 1;
+        for (char *p = line; *p; p++)
+            cols += *p == '\t';
+        if (!r->rows)
+            r->cols = cols > 8 ? 8 : cols;
+        if (cols != r->cols)
+            continue;
+        if ((r->rows + 1) * r->cols > cap) {
+            cap = (r->rows + 1) * r->cols * 2;
+            r->cells = realloc(r->cells, cap * sizeof(char *));
+            if (!r->cells)
+                abort();
+        }
+        char *cell = line;
+        for (size_t c = 0; c < r->cols; c++) {
+            char *tab = strchr(cell, '\t');
+            if (tab)
+                *tab = '\0';
+            r->cells[r->rows * r->cols + c] = cell;
+            cell = tab ? tab + 1 : cell + strlen(cell);
+        }
+        r->rows++;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    char *text = fuzz_text(data + 1, size - 1);
+    switch (data[0] % 5) {
+    case 0: {
+        static struct chain_reading r;
+        if (chain_parse_reading(text, &r) == 0) {
+            if (r.n > CHAIN_THREADS_MAX || !(r.uptime_last >= r.uptime_first))
+                abort();
+            for (size_t i = 0; i < r.n; i++)
+                if (r.th[i].tid <= 0 || r.th[i].oncpu_s < 0 || r.th[i].runq_s < 0 || r.th[i].blkio_ticks < 0)
+                    abort();
+        }
+        break;
+    }
+    case 1: {
+        int old, now;
+        if (chain_parse_delayacct(text, &old, &now) == 0 && (old < -1 || old > 1 || now < 0 || now > 1))
+            abort();
+        break;
+    }
+    case 2: {
+        struct sql_result r;
+        rows_of(text, &r);
+        int tids[16];
+        int n = chain_parse_processlist(&r, tids, 16);
+        for (int i = 0; i < n && i < 16; i++)
+            if (tids[i] <= 0 || tids[i] > (1 << 22))
+                abort();
+        free(r.cells);
+        break;
+    }
+    case 3: {
+        struct sql_result r;
+        rows_of(text, &r);
+        unsigned long long ids[16];
+        int n = perfschema_parse_threads(&r, ids, 16);
+        if (n > (int)r.rows)
+            abort();
+        free(r.cells);
+        break;
+    }
+    default: {
+        struct sql_result r;
+        rows_of(text, &r);
+        struct ps_reading ps;
+        if (perfschema_parse_sums(&r, &ps) == 0)
+            for (int k = 0; k < PS_KINDS; k++)
+                if (!(ps.count[k] >= 0 && ps.wait_s[k] >= 0))
+                    abort();
+        free(r.cells);
+        break;
+    }
+    }
+    free(text);
+    return 0;
+}

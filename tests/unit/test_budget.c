@@ -1,0 +1,438 @@
+/* test_budget.c: what a sound time budget must do (issue 20), on a
+ * hand-made results directory that holds the counters of both models --
+ * the old one (a guest's whole QEMU CPU, the data disk's summed waits) and
+ * the foreground chain's (sysbench's worker and its connection thread:
+ * on-CPU, run queue, block I/O from schedstat and delay accounting;
+ * performance_schema's per-thread reads, commit and lock waits):
+ *
+ *   - background I/O (the page cleaner's writes, guest writeback) and an
+ *     emulator thread's CPU added to a fixture change no foreground part;
+ *   - CPU above k x W (QEMU's threads on a spare core) is never reported
+ *     as the transaction's CPU;
+ *   - removing a part's counters from the fixture makes |other| of its arm
+ *     (and |residual| of the split) grow by exactly that part: dropping a
+ *     part never makes a budget look better. */
+#include "testutil.h"
+#include "report/gap.h"
+#include "report/report.h"
+
+#include <math.h>
+
+#define assert_near(actual, expected, eps)                                                        \
+    do {                                                                                           \
+        double a_ = (actual), e_ = (expected);                                                     \
+        if (!(fabs(a_ - e_) <= (eps)))                                                             \
+            fail_msg("%s = %.10g, expected %.10g", #actual, a_, e_);                               \
+    } while (0)
+
+static const char meta[] =
+    "{\"status\": \"complete\", \"accel\": \"tcg\", \"scenario\": {\"name\": \"budget\"},\n"
+    " \"variants\": [{\"index\": 1, \"label\": \"one\"}],\n"
+    " \"arms\": [{\"name\": \"host\", \"kind\": \"host\"}, {\"name\": \"guest\", \"kind\": "
+    "\"guest\"}],\n"
+    " \"runs\": [\n"
+    "  {\"seq\": 1, \"arm\": \"host\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"compression\": \"none\"}},\n"
+    "  {\"seq\": 2, \"arm\": \"guest\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"compression\": \"none\",\n"
+    "              \"disk_cache\": \"writeback\"}}]}\n";
+
+/* What is added to the fixture (or left out of it). */
+struct extra {
+    double bg_write_ms;  /* background writes: page cleaner, guest writeback */
+    double emulator_cpu; /* seconds of an emulator/I-O thread on a spare core */
+    const char *drop[4]; /* metrics left out */
+};
+
+static bool dropped(const struct extra *x, const char *metric)
+{
+    for (int i = 0; i < 4 && x->drop[i]; i++)
+        if (!strcmp(x->drop[i], metric))
+            return true;
+    return false;
+}
+
+static void sample(FILE *f, const struct extra *x, const char *metric, double value,
+                   const char *arm, int seq, int guest, const char *layer)
+{
+    if (dropped(x, metric))
+        return;
+    fprintf(f,
+            "{\"metric\":\"%s\",\"value\":%.10g,\"labels\":{\"arm\":\"%s\",\"seq\":%d,"
+            "\"guest\":%d,\"variants\":[1]%s%s%s}}\n",
+            metric, value, arm, seq, guest, layer ? ",\"layer\":\"" : "", layer ? layer : "",
+            layer ? "\"" : "");
+}
+
+/* The host arm: T 3000 in W 30 s, k 1: w = 10 ms per transaction.
+ *   the chain over 20 s (0.5 ms per thread-second): the connection thread
+ *   9.0 s on CPU (4.5 ms), 1.0 s in the run queue (0.5), 5.0 s block I/O
+ *   (2.5); sysbench's thread 1.5 s on CPU (0.75).
+ *   performance_schema over 20 s: statements 16.0 s (8.0 ms: the client's
+ *   turn is 2.0 ms), data-file reads 1.0 s (0.5 ms), the commit stage
+ *   4.0 s (2.0 ms), synch waits 0.2 s (0.1 ms).
+ *   Budget: CPU 4.5, contention 0.5, commit min(2.0, 2.5) = 2.0, reads
+ *   min(0.5, 0.5) = 0.5, locks 0.1, client 2.0: 9.6 ms; other 0.4 ms.
+ *   The old counters: mariadbd + sysbench 20 s of CPU (background threads
+ *   too), the device's read 3000 ms, write 6000 + flush 3000 ms.
+ * A guest (two alike): T 300 in 30 s: w = 100 ms.
+ *   chain over 20 s (5 ms per thread-second): 12.0 s on CPU (60 ms), 1.5 s
+ *   run queue (7.5), 2.0 s block I/O (10); sysbench 3.0 s CPU. vCPU 24 s
+ *   running, 1.2 s delayed: p = 1.2 / 25.2.
+ *   performance_schema: statements 16.6 s (83 ms: client 17 ms), reads
+ *   0.3 s (1.5 ms), commit 1.6 s (8 ms), synch 0.4 s (2 ms).
+ *   Budget: CPU 60 x (1 - p) = 57.142857, contention 7.5 + 60 p =
+ *   10.357143, commit 8, reads 1.5, locks 2, client 17: 96 ms; other 4 ms.
+ *   The old counters: QEMU 33 s of CPU (110 ms: more than the thread's
+ *   100 ms), the data disk's read 1500, write 2000 + flush 1000 ms. */
+static char *make_results(const struct extra *x)
+{
+    char *dir = strdup("/tmp/vbed-test-budget.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    test_write_file(dir, "meta.json", meta);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    sample(f, x, "tps_arm", 100, "host", 1, 0, NULL);
+    sample(f, x, "transactions", 3000, "host", 1, 0, "workload");
+    sample(f, x, "measure_s", 30, "host", 1, 0, "workload");
+    sample(f, x, "server_cpu_s", 20 + x->emulator_cpu, "host", 1, 0, "workload");
+    sample(f, x, "hostdev_read_ms", 3000, "host", 1, 0, "host");
+    sample(f, x, "hostdev_write_ms", 6000 + x->bg_write_ms, "host", 1, 0, "host");
+    sample(f, x, "hostdev_flush_ms", 3000, "host", 1, 0, "host");
+    sample(f, x, "chain_client_threads", 1, "host", 1, 0, "workload");
+    sample(f, x, "chain_server_threads", 1, "host", 1, 0, "workload");
+    sample(f, x, "chain_interval_s", 20, "host", 1, 0, "workload");
+    sample(f, x, "chain_client_cpu_s", 1.5, "host", 1, 0, "workload");
+    sample(f, x, "chain_client_runq_s", 0.4, "host", 1, 0, "workload");
+    sample(f, x, "chain_client_blkio_s", 0, "host", 1, 0, "workload");
+    sample(f, x, "chain_server_cpu_s", 9.0, "host", 1, 0, "workload");
+    sample(f, x, "chain_server_runq_s", 1.0, "host", 1, 0, "workload");
+    sample(f, x, "chain_server_blkio_s", 5.0, "host", 1, 0, "workload");
+    sample(f, x, "ps_threads", 1, "host", 1, 0, "innodb");
+    sample(f, x, "ps_interval_s", 20, "host", 1, 0, "innodb");
+    sample(f, x, "ps_read_wait_s", 1.0, "host", 1, 0, "innodb");
+    sample(f, x, "ps_commit_s", 4.0, "host", 1, 0, "innodb");
+    sample(f, x, "ps_synch_wait_s", 0.2, "host", 1, 0, "innodb");
+    sample(f, x, "ps_statement_s", 16.0, "host", 1, 0, "innodb");
+    sample(f, x, "tps_arm", 20, "guest", 2, 0, NULL);
+    for (int g = 1; g <= 2; g++) {
+        sample(f, x, "transactions", 300, "guest", 2, g, "workload");
+        sample(f, x, "measure_s", 30, "guest", 2, g, "workload");
+        sample(f, x, "server_cpu_s", 33 + x->emulator_cpu, "guest", 2, g, "workload");
+        sample(f, x, "qemu_cpu_s", 33 + x->emulator_cpu, "guest", 2, g, "hypervisor");
+        sample(f, x, "qemu_vcpu_s", 24, "guest", 2, g, "hypervisor");
+        sample(f, x, "qemu_vcpu_delay_s", 1.2, "guest", 2, g, "hypervisor");
+        sample(f, x, "guest_disk_read_ms", 1500, "guest", 2, g, "guest");
+        sample(f, x, "guest_disk_write_ms", 2000 + x->bg_write_ms, "guest", 2, g, "guest");
+        sample(f, x, "guest_disk_flush_ms", 1000, "guest", 2, g, "guest");
+        sample(f, x, "chain_client_threads", 1, "guest", 2, g, "workload");
+        sample(f, x, "chain_server_threads", 1, "guest", 2, g, "workload");
+        sample(f, x, "chain_interval_s", 20, "guest", 2, g, "workload");
+        sample(f, x, "chain_client_cpu_s", 3.0, "guest", 2, g, "workload");
+        sample(f, x, "chain_client_runq_s", 0.5, "guest", 2, g, "workload");
+        sample(f, x, "chain_client_blkio_s", 0, "guest", 2, g, "workload");
+        sample(f, x, "chain_server_cpu_s", 12.0, "guest", 2, g, "workload");
+        sample(f, x, "chain_server_runq_s", 1.5, "guest", 2, g, "workload");
+        sample(f, x, "chain_server_blkio_s", 2.0, "guest", 2, g, "workload");
+        sample(f, x, "ps_threads", 1, "guest", 2, g, "innodb");
+        sample(f, x, "ps_interval_s", 20, "guest", 2, g, "innodb");
+        sample(f, x, "ps_read_wait_s", 0.3, "guest", 2, g, "innodb");
+        sample(f, x, "ps_commit_s", 1.6, "guest", 2, g, "innodb");
+        sample(f, x, "ps_synch_wait_s", 0.4, "guest", 2, g, "innodb");
+        sample(f, x, "ps_statement_s", 16.6, "guest", 2, g, "innodb");
+    }
+    fclose(f);
+    test_write_file(dir, "samples.jsonl", text);
+    free(text);
+    return dir;
+}
+
+struct measured {
+    struct gap_arm h, g;
+    struct gap_split s;
+    double other_h, other_g;
+};
+
+static void measure(const struct extra *x, struct measured *m)
+{
+    char *dir = make_results(x);
+    struct results_data *rd = results_read(dir);
+    assert_non_null(rd);
+    assert_int_equal(rd->bad_lines, 0);
+    struct report *r = report_build(rd);
+    m->h = r->variants[0].cells[0].layers;
+    m->g = r->variants[0].cells[1].layers;
+    m->s = r->variants[0].cells[1].gap;
+    m->other_h = gap_other(&m->h);
+    m->other_g = gap_other(&m->g);
+    /* the strings the arms point to die with rd */
+    m->h.hypervisor_fields = m->g.hypervisor_fields = "";
+    report_free(r);
+    results_data_free(rd);
+    test_remove_dir(dir);
+    free(dir);
+}
+
+/* Background I/O and an emulator thread's CPU are not the transaction's:
+ * they may only enter through the foreground waits they cause, which the
+ * fixture keeps as they were. */
+static void background_changes_no_foreground_part(void **state)
+{
+    (void)state;
+    struct measured a, b;
+    measure(&(struct extra){0}, &a);
+    measure(&(struct extra){.bg_write_ms = 9000, .emulator_cpu = 12}, &b);
+    assert_true(a.s.valid);
+    assert_true(b.s.valid);
+    for (int p = 0; p < GAP_PARTS; p++) {
+        if (isnan(a.s.part[p]) && isnan(b.s.part[p]))
+            continue;
+        if (!(fabs(a.s.part[p] - b.s.part[p]) <= 1e-12))
+            fail_msg("part %s moved from %.6f to %.6f ms with background work added",
+                     gap_part_key(p), 1000 * a.s.part[p], 1000 * b.s.part[p]);
+    }
+    assert_near(b.s.residual, a.s.residual, 1e-12);
+    assert_near(b.other_h, a.other_h, 1e-12);
+    assert_near(b.other_g, a.other_g, 1e-12);
+}
+
+/* A guest's QEMU used 110 ms of CPU per 100 ms transaction (its emulator
+ * thread on the spare core): that is no single thread's CPU. */
+static void cpu_never_above_thread_time(void **state)
+{
+    (void)state;
+    struct measured m;
+    measure(&(struct extra){.emulator_cpu = 30}, &m);
+    assert_true(isfinite(m.g.cpu));
+    if (!(m.g.cpu <= m.g.w))
+        fail_msg("the guest's CPU per transaction %.3f ms exceeds its thread time %.3f ms",
+                 1000 * m.g.cpu, 1000 * m.g.w);
+    if (!(m.h.cpu <= m.h.w))
+        fail_msg("the host arm's CPU per transaction %.3f ms exceeds its thread time %.3f ms",
+                 1000 * m.h.cpu, 1000 * m.h.w);
+    /* and the rest of a thread's time is never negative here */
+    assert_true(m.other_g >= 0);
+    assert_true(m.other_h >= 0);
+}
+
+/* Each part, the counters only it is made of, and the parts whose caps
+ * need those counters (the client and locks are capped by the connection
+ * thread's blocked time: w - on-CPU - run queue - block I/O; locks also by
+ * the statement time; reads by what the commit stage left of block I/O). (The CPU's preempted share is contention's: taking
+ * a guest's on-CPU counter away takes that share too. The host arm's CPU
+ * is checked on its own below.) */
+static const struct {
+    const char *key;
+    const char *metrics[4];
+    const char *capped[3];
+} part_counters[] = {
+    {"contention", {"chain_client_runq_s", "chain_server_runq_s"}, {"client", "locks"}},
+    {"reads", {"ps_read_wait_s"}, {NULL}},
+    {"commit", {"ps_commit_s"}, {"reads"}},
+    {"locks", {"ps_synch_wait_s"}, {NULL}},
+    {"client", {"ps_statement_s"}, {"locks"}},
+};
+
+static int part_of_key(const char *key)
+{
+    for (int p = 0; p < GAP_PARTS; p++)
+        if (!strcmp(gap_part_key(p), key))
+            return p;
+    return -1;
+}
+
+/* Every part's counters left out in turn: the part is n/a (and so are the
+ * parts its counters cap), and the arm's |other| and the split's
+ * |residual| grow by exactly those parts; every other part stays. */
+static void removing_a_part_grows_the_residual(void **state)
+{
+    (void)state;
+    struct measured a;
+    measure(&(struct extra){0}, &a);
+    assert_true(a.s.valid);
+    size_t n = sizeof(part_counters) / sizeof(part_counters[0]);
+    for (size_t i = 0; i < n; i++) {
+        int p = part_of_key(part_counters[i].key);
+        if (p < 0)
+            fail_msg("the model has no part '%s'", part_counters[i].key);
+        bool gone[GAP_PARTS] = {false};
+        gone[p] = true;
+        for (int k = 0; k < 3 && part_counters[i].capped[k]; k++)
+            gone[part_of_key(part_counters[i].capped[k])] = true;
+        struct extra x = {0};
+        for (int k = 0; k < 4; k++)
+            x.drop[k] = part_counters[i].metrics[k];
+        struct measured b;
+        measure(&x, &b);
+        double gp = 0, hp = 0, sp = 0;
+        for (int q = 0; q < GAP_PARTS; q++) {
+            if (gone[q]) {
+                assert_true(isnan(b.s.part[q]));
+                assert_true(gap_arm_part(&a.g, q) >= 0 && gap_arm_part(&a.h, q) >= 0);
+                gp += gap_arm_part(&a.g, q);
+                hp += gap_arm_part(&a.h, q);
+                sp += a.s.part[q];
+            } else if (!(isnan(a.s.part[q]) && isnan(b.s.part[q]))) {
+                assert_near(b.s.part[q], a.s.part[q], 1e-12);
+            }
+        }
+        if (!(fabs(fabs(b.other_g) - (fabs(a.other_g) + gp)) <= 1e-12))
+            fail_msg("without %s the guest's |other| is %.6f ms, not %.6f + %.6f", part_counters[i].key,
+                     1000 * fabs(b.other_g), 1000 * fabs(a.other_g), 1000 * gp);
+        if (!(fabs(fabs(b.other_h) - (fabs(a.other_h) + hp)) <= 1e-12))
+            fail_msg("without %s the host's |other| is %.6f ms, not %.6f + %.6f", part_counters[i].key,
+                     1000 * fabs(b.other_h), 1000 * fabs(a.other_h), 1000 * hp);
+        /* the split: its residual takes the parts' differences */
+        assert_near(b.s.residual, a.s.residual + sp, 1e-12);
+    }
+}
+
+/* The figures of the fixture, by hand (see make_results). */
+static void budget_by_hand(void **state)
+{
+    (void)state;
+    struct measured m;
+    measure(&(struct extra){0}, &m);
+    assert_near(m.h.w, 0.010, 1e-12);
+    assert_near(m.h.part[GAP_CPU], 0.0045, 1e-12);
+    assert_near(m.h.part[GAP_CONTENTION], 0.0005, 1e-12);
+    assert_near(m.h.part[GAP_COMMIT], 0.0020, 1e-12);
+    assert_near(m.h.part[GAP_READS], 0.0005, 1e-12);
+    assert_near(m.h.part[GAP_LOCKS], 0.0001, 1e-12);
+    assert_near(m.h.part[GAP_CLIENT], 0.0020, 1e-12);
+    assert_near(m.other_h, 0.0004, 1e-12);
+    assert_near(m.h.client_cpu, 0.00075, 1e-12);
+    assert_true(m.h.closes);
+    double p = 1.2 / 25.2;
+    assert_near(m.g.w, 0.100, 1e-12);
+    assert_near(m.g.preempt, p, 1e-12);
+    assert_near(m.g.part[GAP_CPU], 0.060 * (1 - p), 1e-12);
+    assert_near(m.g.part[GAP_CONTENTION], 0.0075 + 0.060 * p, 1e-12);
+    assert_near(m.g.part[GAP_COMMIT], 0.008, 1e-12);
+    assert_near(m.g.part[GAP_READS], 0.0015, 1e-12);
+    assert_near(m.g.part[GAP_LOCKS], 0.002, 1e-12);
+    assert_near(m.g.part[GAP_CLIENT], 0.017, 1e-12);
+    assert_near(m.other_g, 0.004, 1e-12);
+    assert_true(m.g.closes);
+    /* two alike guests: no spread; sigma is the resolution alone */
+    assert_true(m.g.sigma[GAP_CPU] > 0 && m.g.sigma[GAP_CPU] < 1e-4);
+    assert_near(m.g.sigma[GAP_LOCKS], 0, 1e-15);
+    /* the split: delta 90 ms = the parts' differences + other's */
+    assert_true(m.s.valid);
+    assert_near(m.s.delta, 0.090, 1e-12);
+    assert_near(m.s.part[GAP_CPU], 0.060 * (1 - p) - 0.0045, 1e-12);
+    assert_near(m.s.residual, 0.004 - 0.0004, 1e-12);
+    assert_true(m.s.explained);
+    /* the host arm's CPU, taken away: its |other| grows by it */
+    struct measured b;
+    measure(&(struct extra){.drop = {"chain_server_cpu_s"}}, &b);
+    assert_true(isnan(b.h.part[GAP_CPU]));
+    assert_true(isnan(b.g.part[GAP_CPU]));
+    assert_near(b.h.part[GAP_CONTENTION], m.h.part[GAP_CONTENTION], 1e-12);
+    /* the client and locks are capped by the blocked time, which needs it */
+    assert_true(isnan(b.h.part[GAP_CLIENT]) && isnan(b.h.part[GAP_LOCKS]));
+    assert_near(b.other_h, m.other_h + m.h.part[GAP_CPU] + m.h.part[GAP_CLIENT] + m.h.part[GAP_LOCKS],
+                1e-12);
+}
+
+/* A recorded run (tests/data/budget/host-recorded: the host arm of
+ * a ps-cost run on a busy 2-core machine, 4 repeats with performance_schema
+ * on, 4 off; its interval lines left out): with performance_schema on, the
+ * budget closes; each part's counters removed, that part and the parts
+ * they cap are n/a, and other grows by exactly those parts. (There, synch
+ * waits are 0.29 ms per transaction but the connection thread was blocked
+ * inside statements for 0.09 ms: most "waits" were uncontended latches'
+ * CPU, and locks are capped to 0.09.) */
+static char *recorded_copy(const char *const drop[])
+{
+    char src[PATH_MAX], path[PATH_MAX + 32];
+    test_data_path(src, sizeof(src), "budget/host-recorded");
+    char *dir = strdup("/tmp/vbed-test-budget-rec.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    const char *files[] = {"meta.json", "scenario.ini"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", src, files[i]);
+        char *text = test_read_file(path);
+        assert_non_null(text);
+        test_write_file(dir, files[i], text);
+        free(text);
+    }
+    snprintf(path, sizeof(path), "%s/samples.jsonl", src);
+    char *text = test_read_file(path), *out = NULL;
+    assert_non_null(text);
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        bool keep = true;
+        for (int k = 0; drop && drop[k]; k++) {
+            char key[96];
+            snprintf(key, sizeof(key), "\"metric\":\"%s\"", drop[k]);
+            keep &= !strstr(line, key);
+        }
+        if (keep)
+            fprintf(f, "%s\n", line);
+    }
+    fclose(f);
+    test_write_file(dir, "samples.jsonl", out);
+    free(out);
+    free(text);
+    return dir;
+}
+
+static struct gap_arm recorded_host(const char *const drop[])
+{
+    char *dir = recorded_copy(drop);
+    struct results_data *rd = results_read(dir);
+    assert_non_null(rd);
+    struct report *r = report_build(rd);
+    assert_string_equal(r->variants[0].variant->label, "performance_schema=yes");
+    struct gap_arm h = r->variants[0].cells[0].layers;
+    h.hypervisor_fields = "";
+    report_free(r);
+    results_data_free(rd);
+    test_remove_dir(dir);
+    free(dir);
+    return h;
+}
+
+static void recorded_budget(void **state)
+{
+    (void)state;
+    struct gap_arm a = recorded_host(NULL);
+    assert_int_equal(a.targets, 4);
+    assert_int_equal(a.budgets, 4);
+    assert_true(a.closes);
+    for (int p = 0; p < GAP_PARTS; p++)
+        assert_true(isfinite(a.part[p]) && a.part[p] >= 0);
+    double share = gap_other_share(&a);
+    assert_true(share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH);
+    size_t n = sizeof(part_counters) / sizeof(part_counters[0]);
+    for (size_t i = 0; i < n; i++) {
+        int p = part_of_key(part_counters[i].key);
+        struct gap_arm b = recorded_host(part_counters[i].metrics);
+        double grown = a.part[p];
+        assert_true(isnan(b.part[p]));
+        for (int k = 0; k < 3 && part_counters[i].capped[k]; k++) {
+            int q = part_of_key(part_counters[i].capped[k]);
+            assert_true(isnan(b.part[q]));
+            grown += a.part[q];
+        }
+        assert_near(b.other, a.other + grown, 1e-12);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(background_changes_no_foreground_part),
+        cmocka_unit_test(cpu_never_above_thread_time),
+        cmocka_unit_test(removing_a_part_grows_the_residual),
+        cmocka_unit_test(budget_by_hand),
+        cmocka_unit_test(recorded_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,124 @@
+/* test_chain.c: the parsers behind the chain and perfschema probes -- a
+ * thread's schedstat and stat (its start time, delayacct_blkio_ticks),
+ * /proc/uptime, one reading of the chain's threads, the delay-accounting
+ * switch's answer, PROCESSLIST's TIDs, performance_schema's thread ids and
+ * sums -- on real texts (taken on MariaDB 10.11.19, Linux 6.x) and on the
+ * malformed ones a guest could send. */
+#include "testutil.h"
+#include "probes/chain.h"
+#include "probes/perfschema.h"
+#include "util/procfs.h"
+
+#include <math.h>
+
+/* a thread's stat as Linux 6.x prints it: comm with a space and a ')' */
+static const char task_stat[] =
+    "29858 (one) two)) S 1 28102 28102 0 -1 4194368 1290 0 0 0 281 69 0 0 20 0 40 0 750425 "
+    "2066591744 48530 18446744073709551615 1 1 0 0 0 0 543239 4096 1536 0 0 0 -1 1 0 0 263 0 0 0 "
+    "0 0 0 0 0 0 0\n";
+
+static void procfs_texts(void **state)
+{
+    (void)state;
+    double on, rq, up;
+    assert_int_equal(procfs_parse_schedstat("639547383 1018621418 12424\n", &on, &rq), 0);
+    assert_true(fabs(on - 0.639547383) < 1e-12 && fabs(rq - 1.018621418) < 1e-12);
+    assert_int_equal(procfs_parse_schedstat("1 2\n", &on, &rq), -1);
+    assert_int_equal(procfs_parse_schedstat("1 2 3 4\n", &on, &rq), -1);
+    assert_int_equal(procfs_parse_schedstat("-1 2 3\n", &on, &rq), -1);
+    assert_int_equal(procfs_parse_schedstat("99999999999999999999999 2 3\n", &on, &rq), -1);
+    long long start, blkio;
+    assert_int_equal(procfs_parse_task_stat(task_stat, &start, &blkio), 0);
+    assert_true(start == 750425 && blkio == 263);
+    assert_int_equal(procfs_parse_task_stat("29858 (x) S 1 2 3\n", &start, &blkio), -1);
+    assert_int_equal(procfs_parse_task_stat("29858 x S 1 2 3\n", &start, &blkio), -1);
+    char cut[sizeof(task_stat)];
+    snprintf(cut, sizeof(cut), "%.*s", (int)(strstr(task_stat, " 263 ") - task_stat), task_stat);
+    assert_int_equal(procfs_parse_task_stat(cut, &start, &blkio), -1);
+    assert_int_equal(procfs_parse_uptime("7303.75 4170.36\n", &up), 0);
+    assert_true(fabs(up - 7303.75) < 1e-9);
+    assert_int_equal(procfs_parse_uptime("nan 1\n", &up), -1);
+    assert_int_equal(procfs_parse_uptime("-3 1\n", &up), -1);
+    assert_int_equal(procfs_parse_uptime("", &up), -1);
+}
+
+static void one_reading(void **state)
+{
+    (void)state;
+    static struct chain_reading r;
+    char text[4096];
+    snprintf(text, sizeof(text),
+             "U 7303.75\nC 32264 168730253 146323201 9327\nS %sC 32265 1 2 3\n"
+             "D 29858 639547383 1018621418 12424\nS %sU 7303.76\n",
+             task_stat, task_stat);
+    assert_int_equal(chain_parse_reading(text, &r), 0);
+    /* thread 32265 ended between its two lines: left out */
+    assert_int_equal(r.n, 2);
+    assert_true(r.th[0].kind == 'C' && r.th[0].tid == 32264 && r.th[0].blkio_ticks == 263);
+    assert_true(r.th[1].kind == 'D' && r.th[1].tid == 29858 && r.th[1].start == 750425);
+    assert_true(fabs(r.uptime_first - 7303.75) < 1e-9 && fabs(r.uptime_last - 7303.76) < 1e-9);
+    /* malformed: no closing uptime, a thread twice, an unknown line, a tid of 0 */
+    assert_int_equal(chain_parse_reading("U 1\nC 5 1 2 3\n", &r), -1);
+    snprintf(text, sizeof(text), "U 1\nC 5 1 2 3\nS %sC 5 1 2 3\nS %sU 2\n", task_stat, task_stat);
+    assert_int_equal(chain_parse_reading(text, &r), -1);
+    assert_int_equal(chain_parse_reading("U 1\nX 5 1 2 3\nU 2\n", &r), -1);
+    assert_int_equal(chain_parse_reading("U 1\nC 0 1 2 3\nU 2\n", &r), -1);
+    assert_int_equal(chain_parse_reading("U 2\nU 1\n", &r), -1);
+
+    int old, now;
+    assert_int_equal(chain_parse_delayacct("old 0\nnow 1\n", &old, &now), 0);
+    assert_true(old == 0 && now == 1);
+    assert_int_equal(chain_parse_delayacct("none\n", &old, &now), 0);
+    assert_true(old == -1 && now == 1);
+    assert_int_equal(chain_parse_delayacct("old 7\nnow 1\n", &old, &now), -1);
+}
+
+static void server_rows(void **state)
+{
+    (void)state;
+    char *pl[] = {"6", "29241", "7", "29858"};
+    struct sql_result r = {.rows = 2, .cols = 2, .cells = pl};
+    int tids[4];
+    assert_int_equal(chain_parse_processlist(&r, tids, 4), 2);
+    assert_true(tids[0] == 29241 && tids[1] == 29858);
+    pl[3] = "NULL";
+    assert_int_equal(chain_parse_processlist(&r, tids, 4), -1);
+    pl[3] = "4194305"; /* past pid_max's limit */
+    assert_int_equal(chain_parse_processlist(&r, tids, 4), -1);
+
+    char *ids[] = {"16", "17"};
+    unsigned long long id[2];
+    struct sql_result t = {.rows = 2, .cols = 1, .cells = ids};
+    assert_int_equal(perfschema_parse_threads(&t, id, 2), 2);
+    assert_true(id[0] == 16 && id[1] == 17);
+    ids[1] = "-1";
+    assert_int_equal(perfschema_parse_threads(&t, id, 2), -1);
+
+    char *sums[] = {"read", "3820", "451710176104", "synch", "819543", "775598612400",
+                    "commit", "46473", "6156413183000", "statement", "48919", "29235315835000",
+                    "transaction", "2446", "29529478484000", "now", "1", "1733072400123456"};
+    struct sql_result s = {.rows = 6, .cols = 3, .cells = sums};
+    struct ps_reading ps;
+    assert_int_equal(perfschema_parse_sums(&s, &ps), 0);
+    assert_true(ps.count[PS_READ] == 3820 && fabs(ps.wait_s[PS_READ] - 0.451710176104) < 1e-12);
+    assert_true(fabs(ps.wait_s[PS_COMMIT] - 6.156413183) < 1e-9);
+    assert_true(ps.threads == 1 && fabs(ps.now_s - 1733072400.123456) < 1e-3);
+    s.rows = 5; /* no "now" row */
+    assert_int_equal(perfschema_parse_sums(&s, &ps), -1);
+    s.rows = 6;
+    sums[0] = "synch"; /* a kind twice, another missing */
+    assert_int_equal(perfschema_parse_sums(&s, &ps), -1);
+    sums[0] = "read";
+    sums[4] = "1e9"; /* not a whole number */
+    assert_int_equal(perfschema_parse_sums(&s, &ps), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(procfs_texts),
+        cmocka_unit_test(one_reading),
+        cmocka_unit_test(server_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,209 @@
+/* test_predict.c: a tuned guest arm's TPS predicted from the untuned guest's
+ * budget and the tuned arm's configuration (predict.h), on a hand-made
+ * results directory whose figures are worked out below: the tuned arm
+ * (O_DIRECT, cache=none, the same 8 MiB pool) reads from the device; the
+ * tuned_memory arm (buffer_pool = auto) gets a pool that holds the data.
+ * An arm with another number of guests is not predicted. Each tuned arm
+ * also splits against the untuned guest (what its tuning won or lost). */
+#include "testutil.h"
+#include "report/predict.h"
+#include "report/report.h"
+
+#include <math.h>
+
+#define assert_near(actual, expected, eps)                                                        \
+    do {                                                                                           \
+        double a_ = (actual), e_ = (expected);                                                     \
+        if (!(fabs(a_ - e_) <= (eps)))                                                             \
+            fail_msg("%s = %.10g, expected %.10g", #actual, a_, e_);                               \
+    } while (0)
+
+static const char meta[] =
+    "{\"status\": \"complete\", \"accel\": \"tcg\", \"scenario\": {\"name\": \"predict\"},\n"
+    " \"variants\": [{\"index\": 1, \"label\": \"one\"}],\n"
+    " \"arms\": [{\"name\": \"host\", \"kind\": \"host\"}, {\"name\": \"guest\", \"kind\": \"guest\"},\n"
+    "          {\"name\": \"tuned\", \"kind\": \"guest\"}, {\"name\": \"tuned_memory\", \"kind\": "
+    "\"guest\"},\n"
+    "          {\"name\": \"one\", \"kind\": \"guest\"}],\n"
+    " \"runs\": [\n"
+    "  {\"seq\": 1, \"arm\": \"host\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"buffer_pool\": \"8M\", \"memory\": \"1G\"}},\n"
+    "  {\"seq\": 2, \"arm\": \"guest\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"buffer_pool\": \"8M\", \"memory\": "
+    "\"1G\",\n"
+    "              \"disk_cache\": \"writeback\", \"flush_method\": \"fsync\"}},\n"
+    "  {\"seq\": 3, \"arm\": \"tuned\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"buffer_pool\": \"8M\", \"memory\": "
+    "\"1G\",\n"
+    "              \"disk_cache\": \"none\", \"flush_method\": \"O_DIRECT\"}},\n"
+    "  {\"seq\": 4, \"arm\": \"tuned_memory\", \"repeat\": 1, \"variants\": [1], \"status\": "
+    "\"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"buffer_pool\": \"auto\", \"memory\": "
+    "\"1G\",\n"
+    "              \"disk_cache\": \"none\", \"flush_method\": \"O_DIRECT\"}},\n"
+    "  {\"seq\": 5, \"arm\": \"one\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
+    "   \"config\": {\"threads\": \"1\", \"guests\": \"1\", \"buffer_pool\": \"8M\", \"memory\": "
+    "\"1G\",\n"
+    "              \"disk_cache\": \"none\", \"flush_method\": \"O_DIRECT\"}}]}\n";
+
+static void sample(FILE *f, const char *metric, double value, const char *arm, int seq, int guest,
+                   const char *layer)
+{
+    fprintf(f,
+            "{\"metric\":\"%s\",\"value\":%.10g,\"labels\":{\"arm\":\"%s\",\"seq\":%d,"
+            "\"guest\":%d,\"variants\":[1]%s%s%s}}\n",
+            metric, value, arm, seq, guest, layer ? ",\"layer\":\"" : "", layer ? layer : "",
+            layer ? "\"" : "");
+}
+
+/* A target whose budget closes: T transactions in 30 s, one thread; its
+ * chain over 20 s, on CPU the whole statement time but its reads'. */
+static void target(FILE *f, const char *arm, int seq, int guest, double T, double reads_20s,
+                   double read_wait_20s)
+{
+    sample(f, "transactions", T, arm, seq, guest, "workload");
+    sample(f, "measure_s", 30, arm, seq, guest, "workload");
+    sample(f, "chain_interval_s", 20, arm, seq, guest, "workload");
+    sample(f, "chain_client_threads", 1, arm, seq, guest, "workload");
+    sample(f, "chain_server_threads", 1, arm, seq, guest, "workload");
+    sample(f, "chain_client_cpu_s", 1.0, arm, seq, guest, "workload");
+    sample(f, "chain_server_cpu_s", 18 - read_wait_20s, arm, seq, guest, "workload");
+    sample(f, "chain_server_runq_s", 0, arm, seq, guest, "workload");
+    sample(f, "chain_server_blkio_s", read_wait_20s, arm, seq, guest, "workload");
+    sample(f, "ps_interval_s", 20, arm, seq, guest, "innodb");
+    sample(f, "ps_threads", 1, arm, seq, guest, "innodb");
+    sample(f, "ps_statement_s", 18, arm, seq, guest, "innodb");
+    sample(f, "ps_read_wait_s", read_wait_20s, arm, seq, guest, "innodb");
+    sample(f, "ps_reads", reads_20s, arm, seq, guest, "innodb");
+    sample(f, "ps_commit_s", 0, arm, seq, guest, "innodb");
+    sample(f, "ps_synch_wait_s", 0, arm, seq, guest, "innodb");
+    sample(f, "working_set_bytes", 16 << 20, arm, seq, guest, NULL);
+    sample(f, "guest_memory_bytes", 1 << 30, arm, seq, guest, NULL);
+    sample(f, "memory_overhead_bytes", 180 << 20, arm, seq, guest, NULL);
+}
+
+/* The untuned guest (two alike): T 300 in 30 s, w = 100 ms. Its reads: 2000
+ * in 20 s, 10 per transaction, 4.0 s of them, 20 ms per transaction (2 ms a
+ * read, mostly the guest page cache); its 8 MiB pool against a 16 MiB
+ * working set misses half. Its layers: guest block reads 5 per transaction
+ * at 3 ms, QEMU's 5 at 2 ms, the host device's (shared by the two guests:
+ * 300 reads, 1500 ms) 0.5 per transaction at 5 ms.
+ *
+ * tuned (O_DIRECT, cache=none, 8 MiB): 10 reads per transaction at 5 + (3 -
+ * 2) = 6 ms: w = 100 - 20 + 60 = 140 ms, 7.142857 TPS per guest; measured
+ * 14.0 for 2 guests: 7.0, error -2.04 %: it holds.
+ * tuned_memory (auto): 1024 - 180 - 13 - 51.2 = 779 MiB, more than the
+ * working set: no reads, w = 80 ms, 12.5 TPS per guest; measured 10.0:
+ * error -25 %: it does not hold. */
+static char *make_results(void)
+{
+    char *dir = strdup("/tmp/vbed-test-predict.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    test_write_file(dir, "meta.json", meta);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    sample(f, "tps_arm", 200, "host", 1, 0, NULL);
+    target(f, "host", 1, 0, 6000, 1000, 0.5);
+    sample(f, "buffer_pool_bytes", 8 << 20, "host", 1, 0, NULL);
+    sample(f, "tps_arm", 20, "guest", 2, 0, NULL);
+    sample(f, "tps_arm", 14, "tuned", 3, 0, NULL);
+    sample(f, "tps_arm", 20, "tuned_memory", 4, 0, NULL);
+    sample(f, "tps_arm", 8, "one", 5, 0, NULL);
+    for (int g = 1; g <= 2; g++) {
+        target(f, "guest", 2, g, 300, 2000, 4.0);
+        sample(f, "buffer_pool_bytes", 8 << 20, "guest", 2, g, NULL);
+        sample(f, "guest_disk_reads", 1500, "guest", 2, g, "guest");
+        sample(f, "guest_disk_read_ms", 4500, "guest", 2, g, "guest");
+        sample(f, "qemu_rd_reqs", 1500, "guest", 2, g, "hypervisor");
+        sample(f, "qemu_rd_time_s", 3.0, "guest", 2, g, "hypervisor");
+        sample(f, "hostdev_reads", 300, "guest", 2, g, "host");
+        sample(f, "hostdev_read_ms", 1500, "guest", 2, g, "host");
+        target(f, "tuned", 3, g, 210, 2000, 12.0);
+        sample(f, "buffer_pool_bytes", 8 << 20, "tuned", 3, g, NULL);
+        target(f, "tuned_memory", 4, g, 300, 0, 0);
+        sample(f, "buffer_pool_bytes", 779 << 20, "tuned_memory", 4, g, NULL);
+    }
+    target(f, "one", 5, 1, 240, 2000, 12.0);
+    fclose(f);
+    test_write_file(dir, "samples.jsonl", text);
+    free(text);
+    return dir;
+}
+
+static void predicted_and_checked(void **state)
+{
+    (void)state;
+    char *dir = make_results();
+    struct results_data *rd = results_read(dir);
+    assert_non_null(rd);
+    assert_int_equal(rd->bad_lines, 0);
+    struct report *r = report_build(rd);
+    assert_int_equal(r->first_guest_arm, 1);
+
+    struct prediction p;
+    predict_arm(r, 0, 1, &p); /* the untuned guest itself */
+    assert_false(p.valid);
+    predict_arm(r, 0, 0, &p); /* the host arm */
+    assert_false(p.valid);
+
+    predict_arm(r, 0, 2, &p);
+    assert_true(p.valid);
+    assert_near(p.reads_g, 10, 1e-9);
+    assert_near(p.lat_g, 0.002, 1e-12);
+    assert_near(p.pool_a, 8 << 20, 0);
+    assert_near(p.reads_a, 10, 1e-9);
+    assert_string_equal(p.path, "device");
+    assert_near(p.lat_a, 0.006, 1e-12);
+    assert_near(p.w_a, 0.140, 1e-12);
+    assert_near(p.predicted, 1 / 0.140, 1e-9);
+    assert_near(p.measured, 7.0, 1e-12);
+    assert_near(p.error, (7.0 - 1 / 0.140) / 7.0, 1e-9);
+    assert_true(p.agrees);
+
+    predict_arm(r, 0, 3, &p);
+    assert_true(p.valid);
+    assert_true(p.pool_auto);
+    assert_near(p.pool_a, 779LL << 20, 0);
+    assert_near(p.reads_a, 0, 0);
+    assert_near(p.w_a, 0.080, 1e-12);
+    assert_near(p.predicted, 12.5, 1e-9);
+    assert_near(p.error, -0.25, 1e-9);
+    assert_false(p.agrees);
+
+    predict_arm(r, 0, 4, &p); /* one guest against two */
+    assert_false(p.valid);
+    assert_string_equal(p.why, "it runs 1 guest, the untuned guest arm 2: their CPU and contention "
+                               "do not carry over");
+
+    /* what each tuning won (or lost) against the untuned guest, part by part */
+    const struct gap_split *vs = &r->variants[0].cells[2].gap_guest;
+    assert_true(vs->valid && vs->vs_guest);
+    assert_near(vs->loss, 0.3, 1e-12);
+    assert_false(r->variants[0].cells[1].gap_guest.valid);
+    char text[4096];
+    report_gap_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "\ntuned loses 30.0 % of guest's TPS per guest: "));
+    assert_non_null(strstr(text, " points foreground reads"));
+    report_prediction_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "tuned: predicted 7.14 TPS per guest from guest's budget (10.00 "
+                                 "foreground reads per transaction at 6.000 ms, through the "
+                                 "device), measured 7.00: -2.0 % -- the prediction holds (tolerance "
+                                 "15 %).\n"));
+    assert_non_null(strstr(text, "tuned_memory: predicted 12.50 TPS per guest from guest's budget "
+                                 "(0.00 foreground reads per transaction"));
+    assert_non_null(strstr(text, "-25.0 % -- it does not hold"));
+    assert_non_null(strstr(text, "one: no prediction from guest: it runs 1 guest"));
+    report_free(r);
+    results_data_free(rd);
+    test_remove_dir(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(predicted_and_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
