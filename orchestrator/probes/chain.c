@@ -115,24 +115,40 @@ int chain_parse_processlist(const struct sql_result *r, int *tids, size_t max)
     return (int)n;
 }
 
-int chain_parse_delayacct(const char *text, int *old, int *now)
+int chain_parse_delayacct(const char *text, int *old, int *now, double *since)
 {
     if (!text)
         return -1;
-    if (!strcmp(text, "none\n") || !strcmp(text, "none")) {
-        *old = -1;
-        *now = 1;
-        return 0;
-    }
-    char a[8], b[8];
-    int o, n;
-    if (sscanf(text, "old %1[01]\nnow %1[01]", a, b) != 2)
+    char line[64];
+    const char *p = text;
+    int o = -1, n = 1;
+    if (next_line(&p, line, sizeof(line)) < 0)
         return -1;
-    o = a[0] - '0';
-    n = b[0] - '0';
+    if (strcmp(line, "none")) {
+        char a[2], b[2], rest[2];
+        if (sscanf(line, "old %1[01]%1s", a, rest) != 1 || next_line(&p, line, sizeof(line)) < 0 ||
+            sscanf(line, "now %1[01]%1s", b, rest) != 1)
+            return -1;
+        o = a[0] - '0';
+        n = b[0] - '0';
+    }
+    double up;
+    if (next_line(&p, line, sizeof(line)) < 0 || line[0] != 'U' || line[1] != ' ' ||
+        procfs_parse_uptime(line + 2, &up) < 0 || *p)
+        return -1;
     *old = o;
     *now = n;
+    /* already on (or on by default): every thread accounts its delays */
+    *since = o == 0 ? up : 0;
     return 0;
+}
+
+const struct chain_thread *chain_older_than(const struct chain_reading *r, double since)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if ((double)r->th[i].start < since * CHAIN_USER_HZ)
+            return &r->th[i];
+    return NULL;
 }
 
 /* ---- the probe ---- */
@@ -143,6 +159,8 @@ struct state {
     struct target *t;
     int delayacct_old;     /* to restore; -1: nothing */
     bool delayacct_on;
+    double delayacct_since; /* the target's uptime when it went on (0: on before) */
+    long long cache_old;    /* the server's thread_cache_size to restore; -1: nothing */
     long long pid;         /* sysbench at instant 0 */
     int client[CHAIN_THREADS_MAX / 2], server[CHAIN_THREADS_MAX / 2];
     size_t n_client, n_server;
@@ -174,6 +192,46 @@ static void delayacct_restore(struct state *st)
     st->delayacct_old = -1;
 }
 
+/* The server's thread cache off for the phase: a connection thread that
+ * served the warm-up exits instead of waiting in the cache for the measured
+ * program's connection -- it was created before delay accounting went on
+ * and accounts no delays. (FLUSH THREADS alone races with a thread still
+ * finishing its connection: seen in guests, where the measured connection
+ * got the thread that had served prepare.) The measured program keeps its
+ * connections for the whole phase: no thread is created meanwhile. */
+static bool thread_cache_off(struct state *st)
+{
+    struct sql_result r = {0};
+    double v = -1;
+    if (sql_query(st->t->sql, "SELECT @@thread_cache_size", &r) == 0 && r.rows == 1)
+        v = sql_number(&r, 0, 0);
+    sql_result_free(&r);
+    if (!(v >= 0 && v <= 16384))
+        return false;
+    if (sql_query(st->t->sql, "SET GLOBAL thread_cache_size = 0", &r) < 0) {
+        sql_result_free(&r);
+        return false;
+    }
+    sql_result_free(&r);
+    st->cache_old = (long long)v;
+    bool ok = sql_query(st->t->sql, "FLUSH THREADS", &r) == 0;
+    sql_result_free(&r);
+    return ok;
+}
+
+static void thread_cache_restore(struct state *st)
+{
+    if (st->cache_old < 0)
+        return;
+    char q[64];
+    snprintf(q, sizeof(q), "SET GLOBAL thread_cache_size = %lld", st->cache_old);
+    struct sql_result r = {0};
+    if (sql_query(st->t->sql, q, &r) < 0)
+        log_warn("%s: cannot set thread_cache_size back to %lld", st->t->name, st->cache_old);
+    sql_result_free(&r);
+    st->cache_old = -1;
+}
+
 static int before(struct probe_target *pt, void **state)
 {
     if (!pt->needs_db || !target_can_capture(pt->t))
@@ -182,24 +240,26 @@ static int before(struct probe_target *pt, void **state)
     *state = st;
     st->t = pt->t;
     st->delayacct_old = -1;
+    st->cache_old = -1;
     char *out = run_sh(pt->t, "f=" SYSCTL "; if [ -e $f ]; then read v < $f; echo \"old $v\"; "
-                              "echo 1 > $f; read v < $f; echo \"now $v\"; else echo none; fi");
+                              "echo 1 > $f; read v < $f; echo \"now $v\"; else echo none; fi; "
+                              "read a b < /proc/uptime; echo \"U $a\"");
     int old, now;
-    if (out && chain_parse_delayacct(out, &old, &now) == 0) {
+    double since;
+    if (out && chain_parse_delayacct(out, &old, &now, &since) == 0) {
         st->delayacct_old = old;
         st->delayacct_on = now == 1;
+        st->delayacct_since = since;
     }
     free(out);
     /* a thread accounts delays only if it was created with delay accounting
-     * on: the server's cached threads (the warm-up's connections) go, so
-     * that the measured program's connections get new ones */
-    struct sql_result r = {0};
-    if (st->delayacct_on && sql_query(pt->t->sql, "FLUSH THREADS", &r) < 0)
+     * on: the warm-up's connection threads go, so that the measured
+     * program's connections get new ones (record checks they did) */
+    if (st->delayacct_on && !thread_cache_off(st))
         st->delayacct_on = false;
-    sql_result_free(&r);
     if (!st->delayacct_on)
-        log_warn("%s: cannot turn delay accounting on (%s, then FLUSH THREADS): the chain's block "
-                 "I/O is not recorded",
+        log_warn("%s: cannot turn delay accounting on (%s, then the server's thread cache off): "
+                 "the chain's block I/O is not recorded",
                  pt->t->name, SYSCTL);
     return 0;
 }
@@ -297,8 +357,10 @@ static int after(struct probe_target *pt, void *state)
 {
     (void)pt;
     struct state *st = state;
-    if (st)
+    if (st) {
         delayacct_restore(st);
+        thread_cache_restore(st);
+    }
     return 0;
 }
 
@@ -340,6 +402,15 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
         return;
     }
     const struct chain_reading *a = &st->r[0], *b = &st->r[1];
+    bool blkio = st->delayacct_on;
+    const struct chain_thread *old = blkio ? chain_older_than(a, st->delayacct_since) : NULL;
+    if (old) {
+        log_warn("%s: %s thread %d was created before delay accounting went on (%.2f s before): "
+                 "it accounts no block I/O, so the chain's is not recorded",
+                 pt->t->name, old->kind == 'D' ? "the server's connection" : "sysbench's", old->tid,
+                 st->delayacct_since - (double)old->start / CHAIN_USER_HZ);
+        blkio = false;
+    }
     double interval = (b->uptime_first + b->uptime_last) / 2 - (a->uptime_first + a->uptime_last) / 2;
     if (!(interval > 0))
         return;
@@ -361,7 +432,7 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
         {"chain_server_blkio_s", "s", sblk, true},
     };
     for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
-        if (out[i].blkio && !st->delayacct_on)
+        if (out[i].blkio && !blkio)
             continue; /* 0 that was not measured */
         json_object *extra = json_object_new_object();
         json_object_object_add(extra, "layer", json_object_new_string("workload"));
@@ -372,8 +443,10 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
 static void free_state(void *state)
 {
     struct state *st = state;
-    if (st)
-        delayacct_restore(st); /* also when the phase never reached after() */
+    if (st) { /* also when the phase never reached after() */
+        delayacct_restore(st);
+        thread_cache_restore(st);
+    }
     free(st);
 }
 

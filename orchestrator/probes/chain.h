@@ -4,9 +4,11 @@
  * waiting for one (schedstat), blocked on block I/O (delay accounting's
  * delayacct_blkio_ticks, field 42 of the thread's stat; the probe turns
  * kernel.task_delayacct on for the measure phase and restores it, and
- * empties the server's thread cache (FLUSH THREADS): only a thread created
- * with delay accounting on accounts its delays), and blocked on anything
- * else (the rest of its time).
+ * turns the server's thread cache off for the phase (thread_cache_size = 0,
+ * FLUSH THREADS; restored after): only a thread created with delay
+ * accounting on accounts its delays, and a thread older than the switch --
+ * by its start time -- makes the chain's block I/O unrecorded, never 0),
+ * and blocked on anything else (the rest of its time).
  *
  * The states of ONE thread never overlap; those of two threads may (a
  * thread waits in the run queue while the other runs). So the budget
@@ -74,10 +76,16 @@ int chain_parse_reading(const char *text, struct chain_reading *out);
  * row is malformed. */
 int chain_parse_processlist(const struct sql_result *r, int *tids, size_t max);
 
-/* The delay-accounting switch's answer: "old N\nnow M" (the sysctl exists:
- * *old = N, *now = M, each 0 or 1) or "none" (a kernel before 5.14, where
- * it is on unless booted with nodelayacct: *old = -1, *now = 1). 0, or -1
- * if malformed. */
-int chain_parse_delayacct(const char *text, int *old, int *now);
+/* The delay-accounting switch's answer: "old N\nnow M\n" (the sysctl
+ * exists: *old = N, *now = M, each 0 or 1) or "none\n" (a kernel before
+ * 5.14, where it is on unless booted with nodelayacct: *old = -1, *now =
+ * 1), then "U <the target's /proc/uptime>" read after the switch. *since:
+ * that uptime if the switch turned it on (old 0), else 0 (every thread
+ * accounts). 0, or -1 if malformed. */
+int chain_parse_delayacct(const char *text, int *old, int *now, double *since);
+
+/* The first thread of r created before the target's uptime since (its
+ * start time, in ticks), or NULL. */
+const struct chain_thread *chain_older_than(const struct chain_reading *r, double since);
 
 #endif

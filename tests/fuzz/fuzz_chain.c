@@ -71,7 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     case 1: {
         int old, now;
-        if (chain_parse_delayacct(text, &old, &now) == 0 && (old < -1 || old > 1 || now < 0 || now > 1))
+        double since;
+        if (chain_parse_delayacct(text, &old, &now, &since) == 0 &&
+            (old < -1 || old > 1 || now < 0 || now > 1 || !(since >= 0) || (old != 0 && since != 0)))
             abort();
         break;
     }

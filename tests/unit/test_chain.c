@@ -66,11 +66,34 @@ static void one_reading(void **state)
     assert_int_equal(chain_parse_reading("U 2\nU 1\n", &r), -1);
 
     int old, now;
-    assert_int_equal(chain_parse_delayacct("old 0\nnow 1\n", &old, &now), 0);
-    assert_true(old == 0 && now == 1);
-    assert_int_equal(chain_parse_delayacct("none\n", &old, &now), 0);
-    assert_true(old == -1 && now == 1);
-    assert_int_equal(chain_parse_delayacct("old 7\nnow 1\n", &old, &now), -1);
+    double since;
+    assert_int_equal(chain_parse_delayacct("old 0\nnow 1\nU 612.34\n", &old, &now, &since), 0);
+    assert_true(old == 0 && now == 1 && since == 612.34);
+    /* on before the switch: every thread accounts */
+    assert_int_equal(chain_parse_delayacct("old 1\nnow 1\nU 612.34\n", &old, &now, &since), 0);
+    assert_true(old == 1 && now == 1 && since == 0);
+    assert_int_equal(chain_parse_delayacct("none\nU 5.00\n", &old, &now, &since), 0);
+    assert_true(old == -1 && now == 1 && since == 0);
+    assert_int_equal(chain_parse_delayacct("old 7\nnow 1\nU 1\n", &old, &now, &since), -1);
+    assert_int_equal(chain_parse_delayacct("old 0\nnow 1\n", &old, &now, &since), -1); /* no uptime */
+    assert_int_equal(chain_parse_delayacct("old 0\nnow 1\nU 1\nU 2\n", &old, &now, &since), -1);
+    assert_int_equal(chain_parse_delayacct("old 01\nnow 1\nU 1\n", &old, &now, &since), -1);
+}
+
+/* A connection thread the server kept from before delay accounting went on
+ * (seen in guests: the measured connection got the thread that had served
+ * prepare) accounts no block I/O: it is found by its start time. */
+static void thread_older_than_the_switch(void **state)
+{
+    (void)state;
+    static struct chain_reading r;
+    r.n = 2;
+    r.th[0] = (struct chain_thread){.kind = 'C', .tid = 700, .start = 61250};
+    r.th[1] = (struct chain_thread){.kind = 'D', .tid = 538, .start = 5928};
+    assert_ptr_equal(chain_older_than(&r, 612.0), &r.th[1]);
+    r.th[1].start = 61240;
+    assert_null(chain_older_than(&r, 612.0));
+    assert_null(chain_older_than(&r, 0));
 }
 
 static void server_rows(void **state)
@@ -118,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(procfs_texts),
         cmocka_unit_test(one_reading),
+        cmocka_unit_test(thread_older_than_the_switch),
         cmocka_unit_test(server_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
