@@ -233,16 +233,17 @@ static void target_budget(const struct target *t, double w, struct budget *b)
 
     b->part[GAP_CPU] = b->oncpu * (1 - b->p);
     b->res[GAP_CPU] = b->part[GAP_CPU] * rel;
+    /* (no preempted share: the CPU's counter is not needed) */
+    b->part[GAP_CONTENTION] = b->runq + (b->p == 0 ? 0 : b->oncpu * b->p);
+    b->res[GAP_CONTENTION] = b->part[GAP_CONTENTION] * rel;
     /* INNODB_CMP times are wall-clock time in zlib: under contention they
-     * hold run-queue waits too, taken out in the CPU's proportion */
+     * hold run-queue waits too, taken out in the CPU's proportion (after
+     * the contention is known: before, it was NaN and nothing was taken) */
     double busy = b->part[GAP_CPU] + b->part[GAP_CONTENTION];
     if (isfinite(b->cmp) && b->cmp > 0 && busy > 0) {
         b->cmp *= b->part[GAP_CPU] / busy;
         b->cmp_res *= b->part[GAP_CPU] / busy;
     }
-    /* (no preempted share: the CPU's counter is not needed) */
-    b->part[GAP_CONTENTION] = b->runq + (b->p == 0 ? 0 : b->oncpu * b->p);
-    b->res[GAP_CONTENTION] = b->part[GAP_CONTENTION] * rel;
     /* the block I/O: the commit stage's first (its time is mostly the redo
      * log's flush), the data files' reads from what is left */
     b->part[GAP_COMMIT] = fmin_nan(b->commit_wait, b->io);
