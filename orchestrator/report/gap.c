@@ -182,7 +182,7 @@ static double hit_ratio(double below, double above)
 struct budget {
     bool have;                                  /* the chain was read */
     double part[GAP_PARTS], res[GAP_PARTS];     /* seconds per transaction; res: resolution */
-    double other, other_res, cmp, cmp_res, client_cpu;
+    double other, other_res, cmp, cmp_res, uncmp, uncmp_res, client_cpu;
     double oncpu, runq, io, stmt, p, read_wait, commit_wait, reads_per_tx;
 };
 
@@ -207,6 +207,8 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     double T = v[M_TRANSACTIONS];
     b->cmp = t->no_compression && T > 0 ? 0 : per_tx(t, v[M_CMP_COMPRESS] + v[M_CMP_UNCOMPRESS]);
     b->cmp_res = t->no_compression ? 0 : isfinite(b->cmp) ? CMP_TICK_S * sqrt(2.0 / 6) / T : NAN;
+    b->uncmp = t->no_compression && T > 0 ? 0 : per_tx(t, v[M_CMP_UNCOMPRESS]);
+    b->uncmp_res = t->no_compression ? 0 : isfinite(b->uncmp) ? CMP_TICK_S * sqrt(1.0 / 6) / T : NAN;
     double ci = v[M_CHAIN_INTERVAL], ns = v[M_CHAIN_SERVER_THREADS], nc = v[M_CHAIN_CLIENT_THREADS];
     b->have = isfinite(w) && ci > 0 && ns >= 1;
     if (!b->have)
@@ -243,6 +245,8 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     if (isfinite(b->cmp) && b->cmp > 0 && busy > 0) {
         b->cmp *= b->part[GAP_CPU] / busy;
         b->cmp_res *= b->part[GAP_CPU] / busy;
+        b->uncmp *= b->part[GAP_CPU] / busy;
+        b->uncmp_res *= b->part[GAP_CPU] / busy;
     }
     /* the block I/O: the commit stage's first (its time is mostly the redo
      * log's flush), the data files' reads from what is left */
@@ -373,7 +377,7 @@ static double spread_mean(const struct spread *s, double *sigma)
 
 static void measure_budget(struct gap_arm *out, const struct target *ts, size_t n)
 {
-    struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, client = {0}, oncpu = {0},
+    struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
                   runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0};
     bool cmp_absent = false;
     for (size_t i = 0; i < n; i++) {
@@ -383,6 +387,7 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         target_budget(&ts[i], f[F_W], &b);
         spread_add(&w, f[F_W], 0);
         spread_add(&cmp, b.cmp, b.cmp_res);
+        spread_add(&uncmp, b.uncmp, b.uncmp_res);
         cmp_absent |= isnan(b.cmp);
         if (!b.have)
             continue;
@@ -402,6 +407,7 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
     }
     out->w = spread_mean(&w, &out->w_sigma);
     out->cmp = spread_mean(&cmp, &out->cmp_sigma);
+    out->uncmp = spread_mean(&uncmp, &out->uncmp_sigma);
     out->cmp_in_cpu = n > 0 && cmp_absent;
     double unused;
     bool all = out->budgets > 0 && out->budgets == n; /* a budget of some targets only is none */

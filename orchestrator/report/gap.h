@@ -145,6 +145,7 @@ struct gap_arm {
     double cpu;                /* = part[GAP_CPU] */
     double cmp, cmp_sigma;     /* of which compression (INNODB_CMP) */
     bool cmp_in_cpu;           /* compression on, its CPU not measured: inside cpu */
+    double uncmp, uncmp_sigma; /* of cmp, the decompressions (0 without compression; NAN unknown) */
     double client_cpu;         /* of the client part, sysbench's CPU */
     /* the states behind it */
     double oncpu, runq, io, stmt, preempt; /* preempt: p, the vCPU's share waiting */

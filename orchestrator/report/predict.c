@@ -115,7 +115,12 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     }
     if (out->reads_a > 0 && !isfinite(out->lat_a))
         return no(out, "no read latency was measured on its path");
-    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0);
+    /* the decompressions go with the misses */
+    out->decomp_g = g->uncmp;
+    if (!isfinite(out->decomp_g))
+        return no(out, "the untuned guest's decompression time (INNODB_CMP) is not known");
+    out->decomp_a = out->decomp_g * ma / mg;
+    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - (out->decomp_g - out->decomp_a);
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;

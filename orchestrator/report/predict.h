@@ -20,7 +20,12 @@
  *            latency; O_DIRECT and cache=none (the device), the host
  *            device's read latency (G's, else the host arm's) plus the
  *            virtual disk's own (G's guest block latency - QEMU's)
- *   w_A      w_G - R_G + r_A x l_A    (commit, locks, CPU as G's)
+ *   D_G      G's decompression CPU per transaction (INNODB_CMP's
+ *            uncompress time, its CPU share; 0 without compression): a
+ *            miss on a compressed table decompresses the page it reads, so
+ *            D_A = D_G x miss(pool_A) / miss(pool_G)
+ *   w_A      w_G - R_G + r_A x l_A - (D_G - D_A)
+ *            (commit, locks, the rest of the CPU and the contention as G's)
  *   TPS_A    k / w_A per guest
  *
  * The prediction agrees when |measured - predicted| / measured is within
@@ -44,6 +49,7 @@ struct prediction {
     double reads_g, reads_a;  /* foreground reads per transaction */
     double lat_g, lat_a;      /* seconds per read */
     const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
+    double decomp_g, decomp_a;  /* decompression CPU, seconds per transaction */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */
     double error;             /* (measured - predicted) / measured */
