@@ -195,10 +195,11 @@ static void delayacct_restore(struct state *st)
 /* The server's thread cache off for the phase: a connection thread that
  * served the warm-up exits instead of waiting in the cache for the measured
  * program's connection -- it was created before delay accounting went on
- * and accounts no delays. (FLUSH THREADS alone races with a thread still
- * finishing its connection: seen in guests, where the measured connection
- * got the thread that had served prepare.) The measured program keeps its
- * connections for the whole phase: no thread is created meanwhile. */
+ * and accounts no delays. (FLUSH THREADS alone did not do it in guests:
+ * the measured connection got the thread that had served prepare --
+ * perhaps still finishing that connection when the cache was flushed.)
+ * The measured program keeps its connections for the whole phase: no
+ * thread is created meanwhile. */
 static bool thread_cache_off(struct state *st)
 {
     struct sql_result r = {0};
