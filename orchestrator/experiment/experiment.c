@@ -8,6 +8,7 @@
 #include "hostside/noise.h"
 #include "probes/probe.h"
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/signals.h"
 #include "util/xalloc.h"
 #include "workloads/workload.h"
@@ -87,18 +88,11 @@ struct during {
     bool started;
 };
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void *during_main(void *arg)
 {
     struct during *d = arg;
     for (int k = 0; k < 2; k++) {
-        while (mono_s() < d->at[k]) {
+        while (monotime_s() < d->at[k]) {
             if (__atomic_load_n(d->stop, __ATOMIC_ACQUIRE) || signals_interrupted())
                 return NULL;
             struct timespec ts = {0, 50 * 1000000L};
@@ -122,7 +116,7 @@ static struct during *during_start(struct probe_target *pt, size_t n, double mea
         return NULL;
     }
     struct during *d = xcalloc(n, sizeof(*d));
-    double now = mono_s();
+    double now = monotime_s();
     for (size_t i = 0; i < n; i++) {
         d[i] = (struct during){.pt = &pt[i], .start = now, .at = {now + margin, now + measure_s - margin},
                                .stop = stop};

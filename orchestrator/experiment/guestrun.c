@@ -5,6 +5,7 @@
  * journal read out of its disk first). */
 #include "experiment/guestrun.h"
 #include "virt/accel.h"
+#include "util/monotime.h"
 #include "util/xalloc.h"
 
 #include "virt/configdisk.h"
@@ -35,13 +36,6 @@ struct guest_run {
     volatile int abort_all;
     struct progress *progress;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void *wait_worker(void *arg)
 {
@@ -160,7 +154,7 @@ static int start_guests(struct guest_run *gr)
 static int wait_guests(struct guest_run *gr)
 {
     pthread_t *threads = xcalloc(gr->n, sizeof(pthread_t));
-    double cpu0 = noise_cpu_self_s(), t0 = now();
+    double cpu0 = noise_cpu_self_s(), t0 = monotime_s();
     for (size_t i = 0; i < gr->n; i++)
         pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
     /* this thread only redraws the progress lines */
@@ -178,7 +172,7 @@ static int wait_guests(struct guest_run *gr)
     for (size_t i = 0; i < gr->n; i++)
         pthread_join(threads[i], NULL);
     free(threads);
-    double cpu = noise_cpu_self_s() - cpu0, wall = now() - t0;
+    double cpu = noise_cpu_self_s() - cpu0, wall = monotime_s() - t0;
     log_info("run %s: vbed used %.2f s of CPU in %.0f s of waiting for %zu guest%s (%.2f%% of one "
              "core)",
              gr->run->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s",

@@ -11,6 +11,7 @@
 #include "image/image.h"
 #include "image/archive.h"
 #include "image/cache.h"
+#include "util/monotime.h"
 #include "util/xalloc.h"
 
 #include "image/aptsources.h"
@@ -355,16 +356,9 @@ static int write_manifest(struct build *b, const struct image_info *info, json_o
     return rc;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int run_build(struct build *b, struct image_info *info)
 {
-    double t0 = now_s();
+    double t0 = monotime_s();
     long long sizes[5] = {0};
     json_object *all = NULL, *key = NULL;
     char kernel[PATH_MAX], initrd[PATH_MAX];
@@ -388,7 +382,7 @@ static int run_build(struct build *b, struct image_info *info)
     sizes[1] = allocated_bytes(qcow2);
     log_info("image: removing the tree");
     paths_remove_tree(b->tree);
-    if (write_manifest(b, info, key, all, sizes, now_s() - t0) < 0)
+    if (write_manifest(b, info, key, all, sizes, monotime_s() - t0) < 0)
         return -1; /* the manifest owns key and all now */
     if (rename(b->tmp, info->dir) < 0) {
         log_error("Cannot move the built image to '%s': %s", info->dir, strerror(errno));
@@ -399,7 +393,7 @@ static int run_build(struct build *b, struct image_info *info)
     snprintf(i, sizeof(i), "%.1f MB", (double)sizes[3] / 1e6);
     log_info("image: built %s in %.0f s: root.qcow2 %.0f MB on disk (tree %.0f MB), kernel %s, "
              "initrd %s",
-             info->id, now_s() - t0, (double)sizes[1] / 1e6, (double)sizes[0] / 1e6, k, i);
+             info->id, monotime_s() - t0, (double)sizes[1] / 1e6, (double)sizes[0] / 1e6, k, i);
     return 0;
 fail:
     json_object_put(key);

@@ -1,5 +1,6 @@
 /* inspect.c: libguestfs, read-only (see inspect.h). */
 #include "image/inspect.h"
+#include "util/monotime.h"
 #include "util/xalloc.h"
 
 #include "util/log.h"
@@ -21,13 +22,6 @@ static const char *last_error(guestfs_h *g)
 {
     const char *e = guestfs_last_error(g);
     return e ? e : "unknown error";
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct inspect *inspect_open(const char *const *disks, const char *const *formats, size_t n,
@@ -54,7 +48,7 @@ struct inspect *inspect_open(const char *const *disks, const char *const *format
             return NULL;
         }
     }
-    double t0 = now();
+    double t0 = monotime_s();
     if (guestfs_launch(g) < 0) {
         log_error("Cannot launch the libguestfs appliance: %s", last_error(g));
         guestfs_close(g);
@@ -62,7 +56,7 @@ struct inspect *inspect_open(const char *const *disks, const char *const *format
     }
     struct inspect *in = xcalloc(1, sizeof(*in));
     in->g = g;
-    in->launch_seconds = now() - t0;
+    in->launch_seconds = monotime_s() - t0;
     log_debug("libguestfs appliance launched in %.1f s", in->launch_seconds);
     return in;
 }

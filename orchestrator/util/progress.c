@@ -1,5 +1,6 @@
 /* progress.c: live status lines (see progress.h). */
 #include "util/progress.h"
+#include "util/monotime.h"
 #include "util/xalloc.h"
 
 #include <pthread.h>
@@ -25,13 +26,6 @@ struct progress {
     pthread_mutex_t lock;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 struct progress *progress_new(size_t n, const char *const names[])
 {
     struct progress *p = xcalloc(1, sizeof(*p));
@@ -39,7 +33,7 @@ struct progress *progress_new(size_t n, const char *const names[])
         abort();
     p->n = n;
     p->tty = isatty(STDERR_FILENO) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
-    p->t0 = now();
+    p->t0 = monotime_s();
     pthread_mutex_init(&p->lock, NULL);
     for (size_t i = 0; i < n; i++)
         snprintf(p->lines[i].name, sizeof(p->lines[i].name), "%s", names[i]);
@@ -51,7 +45,7 @@ static void redraw(struct progress *p)
 {
     if (p->drawn)
         fprintf(stderr, "\033[%zuA", p->n);
-    double el = now() - p->t0;
+    double el = monotime_s() - p->t0;
     for (size_t i = 0; i < p->n; i++)
         fprintf(stderr, "\r\033[K  %-28s %4.0fs  %s\n", p->lines[i].name, el, p->lines[i].state);
     fflush(stderr);
@@ -74,7 +68,7 @@ void progress_set(struct progress *p, size_t i, const char *fmt, ...)
             time_t t = time(NULL);
             char hms[16];
             strftime(hms, sizeof(hms), "%H:%M:%S", localtime(&t));
-            fprintf(stderr, "%s %s: %s (%.0f s)\n", hms, p->lines[i].name, state, now() - p->t0);
+            fprintf(stderr, "%s %s: %s (%.0f s)\n", hms, p->lines[i].name, state, monotime_s() - p->t0);
             fflush(stderr);
         }
     }

@@ -6,6 +6,7 @@
 #include "util/spawn.h"
 
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/signals.h"
 #include "util/xalloc.h"
 
@@ -34,13 +35,6 @@ void spawn_describe(const char *const argv[], char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
     if (used >= len && len > 4)
         memcpy(buf + len - 4, "...", 4);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* In the child: a /dev of its own for the tree. Never the host's /dev:
@@ -232,12 +226,12 @@ void spawn_stop(pid_t pid, long grace)
         return;
     kill(-pid, SIGTERM);
     kill(pid, SIGTERM);
-    double deadline = now() + (double)grace;
+    double deadline = monotime_s() + (double)grace;
     for (;;) {
         pid_t r = waitpid(pid, NULL, WNOHANG);
         if (r == pid || (r < 0 && errno == ECHILD))
             return;
-        if (now() >= deadline)
+        if (monotime_s() >= deadline)
             break;
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
@@ -300,7 +294,7 @@ static int stop_too_large(struct running *r, const char *what, int quiet)
 /* Wait for pid, draining its captured outputs (those with fd >= 0) into r. */
 static int wait_child(struct running *r, long timeout, const char *what, int quiet, int cleanup)
 {
-    double deadline = timeout > 0 ? now() + (double)timeout : 0;
+    double deadline = timeout > 0 ? monotime_s() + (double)timeout : 0;
     for (;;) {
         int status;
         struct stream *s[2];
@@ -336,7 +330,7 @@ static int wait_child(struct running *r, long timeout, const char *what, int qui
             spawn_stop(r->pid, 5);
             return SPAWN_INTERRUPTED;
         }
-        if (deadline && now() >= deadline) {
+        if (deadline && monotime_s() >= deadline) {
             if (!quiet)
                 log_error("'%s' did not finish within %ld s; stopped it.", what, timeout);
             spawn_stop(r->pid, 5);

@@ -6,6 +6,7 @@
 #include "virt/hypervisor.h"
 #include "scenario/keys.h"
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/paths.h"
 #include "results/session.h"
 #include "util/signals.h"
@@ -143,13 +144,6 @@ enum accel_verdict accel_local_kvm(const char *kernel)
     return v;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The pool holding the kernel volume (its console goes there too); NULL if
  * the kernel is no volume of a pool. */
 static struct storage *pool_of(struct hv *hv, const char *kernel)
@@ -223,7 +217,7 @@ enum accel_verdict accel_probe_libvirt(struct hv *hv, const char *kernel, char *
      * the limit; then only the console decides: a stop without the panic,
      * or a hang, is not a working KVM */
     bool interrupted = false;
-    for (double deadline = now_s() + ACCEL_PROBE_SECONDS; now_s() < deadline;) {
+    for (double deadline = monotime_s() + ACCEL_PROBE_SECONDS; monotime_s() < deadline;) {
         if (hv_is_running(dom) == 0)
             break;
         if (signals_sleep_ms(250)) {

@@ -1,5 +1,6 @@
 /* agent.c: guest-ping, guest-exec, guest-exec-status and guest-file-* */
 #include "virt/agent.h"
+#include "util/monotime.h"
 #include "util/xalloc.h"
 
 #include "virt/hypervisor.h"
@@ -219,17 +220,10 @@ int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_
     return rc;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms, long poll_ms,
                     struct agent_result *res)
 {
-    double deadline = now() + (double)timeout;
+    double deadline = monotime_s() + (double)timeout;
     if (signals_sleep_ms(first_ms))
         return -1;
     for (;;) {
@@ -238,7 +232,7 @@ int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms
             return -1;
         if (exited)
             return 0;
-        if (now() >= deadline) {
+        if (monotime_s() >= deadline) {
             log_error("A program in guest '%s' did not finish within %ld s.", virDomainGetName(dom),
                       timeout);
             return -1;

@@ -6,6 +6,7 @@
 #endif
 
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/signals.h"
 #include "util/xalloc.h"
 
@@ -13,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static size_t find(const struct hostset *set, const char *uri, const char *pool, const char *pool_dir)
 {
@@ -172,11 +166,11 @@ struct prep {
 static void *prepare_worker(void *arg)
 {
     struct prep *p = arg;
-    double t0 = now();
+    double t0 = monotime_s();
     p->h->st = storage_open(p->h->hv, p->h->pool, p->h->pool_dir);
     p->rc = p->h->st && storage_ensure_image(p->h->st, p->img, &p->h->im) == 0 ? 0 : -1;
     if (p->rc == 0 && storage_uploaded_bytes(p->h->st) > 0) {
-        p->h->upload_s = now() - t0;
+        p->h->upload_s = monotime_s() - t0;
         log_info("host %s, pool '%s': image uploaded (%.0f MiB) in %.1f s", p->h->label, p->h->pool,
                  (double)storage_uploaded_bytes(p->h->st) / 1048576.0, p->h->upload_s);
     }

@@ -4,6 +4,7 @@
 #include "results/session.h"
 #include "util/hash.h"
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/paths.h"
 #include "util/signals.h"
 #include "util/spawn.h"
@@ -22,13 +23,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void fill_paths(struct ready_state *rs, const struct image_info *img)
 {
@@ -72,8 +66,8 @@ static bool complete(struct ready_state *rs)
 /* Wait until the template's agent answers and vbed-setup holds; -1 with why. */
 static int wait_hold(virDomainPtr dom, long long limit_s, char *why, size_t whylen)
 {
-    double deadline = now() + (double)limit_s;
-    while (now() < deadline) {
+    double deadline = monotime_s() + (double)limit_s;
+    while (monotime_s() < deadline) {
         if (signals_interrupted()) {
             snprintf(why, whylen, "interrupted");
             return -1;
@@ -212,9 +206,9 @@ int readystate_get(struct hv *hv, const struct image_info *img, const struct ima
             closedir(d);
         snprintf(tmp, sizeof(tmp), "%s.build-%d", rs->dir, (int)getpid());
         paths_remove_tree(rs->dir); /* an incomplete one */
-        double t0 = now();
+        double t0 = monotime_s();
         rc = paths_mkdirs(tmp, 0755) < 0 ? -1 : build(hv, im, cfg, virt_type, rs, tmp, why, whylen);
-        rs->build_s = now() - t0;
+        rs->build_s = monotime_s() - t0;
         if (rc == 0)
             rc = write_meta(rs, tmp, img, cfg, virt_type, hv);
         if (rc == 0 && rename(tmp, rs->dir) < 0) {
