@@ -4,6 +4,7 @@
 #include "virt/agent.h"
 #include "scenario/disklayout.h"
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/paths.h"
 #include "util/signals.h"
 #include "virt/domain.h"
@@ -21,13 +22,6 @@ const char *guest_phase_name(enum guest_phase ph)
 {
     static const char *const names[] = {"new", "disks", "boot", "setup", "db", "ready", "failed"};
     return names[ph];
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void show(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -58,14 +52,11 @@ static int fail(struct guest *g, const char *fmt, ...)
     return -1;
 }
 
-int guest_make_disks(struct guest *g, struct storage *st, const char *base_path, const void *config,
-                     size_t config_len)
+/* The data disks (empty, in the arm's format) and the config disk: a booted
+ * and a restored guest alike. 0, or -1 reported. */
+static int data_and_config_disks(struct guest *g, struct storage *st, const void *config,
+                                 size_t config_len)
 {
-    g->phase = GP_DISKS;
-    g->made_disks = true; /* from here on, teardown deletes whatever exists */
-    show(g, "creating disks");
-    if (storage_create_overlay(st, g->lay.root_vol, base_path) < 0)
-        return fail(g, "cannot create the root overlay: %s", hv_last_error());
     if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
         return fail(g, "cannot create the data disk: %s", hv_last_error());
     for (int i = 0; i < g->lay.n_more_data; i++)
@@ -76,6 +67,17 @@ int guest_make_disks(struct guest *g, struct storage *st, const char *base_path,
     return 0;
 }
 
+int guest_make_disks(struct guest *g, struct storage *st, const char *base_path, const void *config,
+                     size_t config_len)
+{
+    g->phase = GP_DISKS;
+    g->made_disks = true; /* from here on, teardown deletes whatever exists */
+    show(g, "creating disks");
+    if (storage_create_overlay(st, g->lay.root_vol, base_path) < 0)
+        return fail(g, "cannot create the root overlay: %s", hv_last_error());
+    return data_and_config_disks(g, st, config, config_len);
+}
+
 int guest_start(struct guest *g, struct hv *hv, const char *xml)
 {
     g->phase = GP_BOOT;
@@ -83,7 +85,7 @@ int guest_start(struct guest *g, struct hv *hv, const char *xml)
     g->dom = hv_start(hv, xml, g->lay.name);
     if (!g->dom)
         return fail(g, "libvirt did not start the domain");
-    g->t_start = now();
+    g->t_start = monotime_s();
     return 0;
 }
 
@@ -108,20 +110,15 @@ static int random_uuid(char out[VIR_UUID_STRING_BUFLEN])
 int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
                   struct domain_spec *spec, const void *config, size_t config_len)
 {
-    double t0 = now();
+    double t0 = monotime_s();
     g->phase = GP_DISKS;
     g->made_disks = true;
     g->restored = true;
     show(g, "creating disks");
     if (storage_upload_file(st, g->lay.root_vol, rs->root) < 0)
         return fail(g, "cannot copy the saved guest's root disk: %s", hv_last_error());
-    if (g->lay.data_vol[0] && storage_create_data(st, g->lay.data_vol, g->cfg) < 0)
-        return fail(g, "cannot create the data disk: %s", hv_last_error());
-    for (int i = 0; i < g->lay.n_more_data; i++)
-        if (storage_create_data(st, g->lay.more_data_vol[i], g->cfg) < 0)
-            return fail(g, "cannot create data disk %d: %s", i + 2, hv_last_error());
-    if (storage_upload_bytes(st, g->lay.config_vol, config, config_len) < 0)
-        return fail(g, "cannot upload the configuration disk: %s", hv_last_error());
+    if (data_and_config_disks(g, st, config, config_len) < 0)
+        return -1;
 
     g->phase = GP_BOOT;
     show(g, "restoring a saved guest");
@@ -151,7 +148,7 @@ int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const stru
     free(xml);
     if (rc == 0 && !(g->dom = hv_lookup(hv, g->lay.name)))
         rc = fail(g, "the restored domain is not there: %s", hv_last_error());
-    g->t_start = now();
+    g->t_start = monotime_s();
     for (size_t i = 0; rc == 0 && i < n_plug; i++)
         if (virDomainAttachDeviceFlags(g->dom, plug[i], VIR_DOMAIN_AFFECT_LIVE) < 0)
             rc = fail(g, "cannot plug in its disk %zu: %s", i + 1, hv_last_error());
@@ -165,7 +162,7 @@ int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const stru
     clock_gettime(CLOCK_REALTIME, &ts);
     if (virDomainSetTime(g->dom, (long long)ts.tv_sec, (unsigned)ts.tv_nsec, 0) < 0)
         log_warn("%s: cannot set its clock after the restore: %s", g->lay.name, hv_last_error());
-    g->t_restore = now() - t0;
+    g->t_restore = monotime_s() - t0;
     return 0;
 }
 
@@ -181,7 +178,7 @@ static int still_going(struct guest *g, double deadline, const char *limit_key, 
         return fail(g, "the connection to libvirt was lost (libvirtd stopped or restarted)");
     if (running == 0)
         return fail(g, "the domain stopped (see its console log)");
-    if (now() >= deadline)
+    if (monotime_s() >= deadline)
         return fail(g, "not done within %lld s (%s)", limit, limit_key);
     return 1;
 }
@@ -194,7 +191,7 @@ static int still_going(struct guest *g, double deadline, const char *limit_key, 
 
 static int agent_still_answers(struct guest *g, bool answered)
 {
-    double t = now();
+    double t = monotime_s();
     if (answered || agent_ping(g->dom, 3) == 0) {
         g->t_answer = t;
         return 1;
@@ -215,7 +212,7 @@ static int wait_agent(struct guest *g)
             break;
         signals_sleep_ms(1000);
     }
-    g->t_answer = now();
+    g->t_answer = monotime_s();
     g->t_agent = g->t_answer - g->t_start;
     return 0;
 }
@@ -244,7 +241,7 @@ static int wait_setup(struct guest *g)
     g->md_resync_s = -1;
     bool resync = disklayout_waits_resync(g->cfg);
     long long limit = g->cfg->timeout_setup + (resync ? g->cfg->timeout_resync : 0);
-    double deadline = now() + (double)limit;
+    double deadline = monotime_s() + (double)limit;
     for (;;) {
         if (still_going(g, deadline, resync ? "timeout_setup + timeout_resync" : "timeout_setup",
                         limit) < 0)
@@ -272,7 +269,7 @@ static int wait_setup(struct guest *g)
         }
         signals_sleep_ms(1000);
     }
-    g->t_setup = now() - g->t_start;
+    g->t_setup = monotime_s() - g->t_start;
     if (resync && (g->md_resync_s = read_resync(g)) >= 0)
         log_info("%s: the %s array's initial resync took %.1f s", g->lay.name,
                  key_choice("layout", g->cfg->layout), g->md_resync_s);
@@ -282,7 +279,7 @@ static int wait_setup(struct guest *g)
 static int wait_db(struct guest *g)
 {
     g->phase = GP_DB;
-    double deadline = now() + (double)g->cfg->timeout_db;
+    double deadline = monotime_s() + (double)g->cfg->timeout_db;
     show(g, "db: waiting for MariaDB");
     static const char *const argv[] = {"/usr/bin/mariadb", "--batch", "--skip-column-names",
                                        "-e", "SELECT VERSION()", NULL};
@@ -303,7 +300,7 @@ static int wait_db(struct guest *g)
         agent_result_free(&r);
         signals_sleep_ms(2000);
     }
-    g->t_ready = now() - g->t_start;
+    g->t_ready = monotime_s() - g->t_start;
     return 0;
 }
 
