@@ -18,13 +18,6 @@
 
 #include <math.h>
 
-#define assert_near(actual, expected, eps)                                                        \
-    do {                                                                                           \
-        double a_ = (actual), e_ = (expected);                                                     \
-        if (!(fabs(a_ - e_) <= (eps)))                                                             \
-            fail_msg("%s = %.10g, expected %.10g", #actual, a_, e_);                               \
-    } while (0)
-
 static const char meta[] =
     "{\"status\": \"complete\", \"accel\": \"tcg\", \"scenario\": {\"name\": \"budget\"},\n"
     " \"variants\": [{\"index\": 1, \"label\": \"one\"}],\n"

@@ -24,7 +24,7 @@ static struct fio_result parse_fixture(const char *name, int want_rc, char *err,
     return r;
 }
 
-static void assert_near(double got, double want)
+static void assert_rel_near(double got, double want)
 {
     if (fabs(got - want) > 1e-9 * fabs(want) + 1e-12)
         fail_msg("%.12g is not %.12g", got, want);
@@ -38,38 +38,38 @@ static void real_outputs(void **state)
     struct fio_result r = parse_fixture("seq-write-1M-buffered-64M.json", 0, err, sizeof(err));
     assert_true(r.write);
     assert_int_equal(r.io_bytes, 67108864);
-    assert_near(r.mb_s, 1766.022736);
-    assert_near(r.runtime_s, 0.038);
-    assert_near(r.iops, 1684.210526);
-    assert_near(r.lat_mean_ms, 0.1010220625);
+    assert_rel_near(r.mb_s, 1766.022736);
+    assert_rel_near(r.runtime_s, 0.038);
+    assert_rel_near(r.iops, 1684.210526);
+    assert_rel_near(r.lat_mean_ms, 0.1010220625);
     assert_true(r.have_percentiles);
-    assert_near(r.clat_p50_ms, 0.091648);
-    assert_near(r.clat_p95_ms, 0.124416);
-    assert_near(r.clat_p99_ms, 0.199680);
-    assert_near(r.clat_p999_ms, 0.199680);
+    assert_rel_near(r.clat_p50_ms, 0.091648);
+    assert_rel_near(r.clat_p95_ms, 0.124416);
+    assert_rel_near(r.clat_p99_ms, 0.199680);
+    assert_rel_near(r.clat_p999_ms, 0.199680);
     assert_string_equal(r.version, "fio-3.33");
     /* 512 MiB: the final fsync is in the runtime (687 ms against 67 ms without) */
     r = parse_fixture("seq-write-1M-buffered-512M.json", 0, err, sizeof(err));
     assert_int_equal(r.io_bytes, 536870912);
-    assert_near(r.mb_s, 781.471487);
-    assert_near(r.runtime_s, 0.687);
+    assert_rel_near(r.mb_s, 781.471487);
+    assert_rel_near(r.runtime_s, 0.687);
     /* O_DIRECT */
     r = parse_fixture("seq-write-1M-direct-64M.json", 0, err, sizeof(err));
     assert_true(r.write);
-    assert_near(r.mb_s, 2917.776695);
-    assert_near(r.clat_p999_ms, 0.724992);
+    assert_rel_near(r.mb_s, 2917.776695);
+    assert_rel_near(r.clat_p999_ms, 0.724992);
     /* reads */
     r = parse_fixture("seq-read-1M-buffered-64M.json", 0, err, sizeof(err));
     assert_false(r.write);
     assert_int_equal(r.io_bytes, 67108864);
-    assert_near(r.mb_s, 2684.354560);
-    assert_near(r.clat_p95_ms, 2.088960);
+    assert_rel_near(r.mb_s, 2684.354560);
+    assert_rel_near(r.clat_p95_ms, 2.088960);
     r = parse_fixture("seq-read-4k-direct-16M.json", 0, err, sizeof(err));
     assert_false(r.write);
     assert_int_equal(r.io_bytes, 16777216);
-    assert_near(r.mb_s, 75.234152);
-    assert_near(r.iops, 18367.713004);
-    assert_near(r.clat_p99_ms, 0.193536);
+    assert_rel_near(r.mb_s, 75.234152);
+    assert_rel_near(r.iops, 18367.713004);
+    assert_rel_near(r.clat_p99_ms, 0.193536);
 }
 
 /* fio could not open its file (ENOENT): its JSON says error 2 */

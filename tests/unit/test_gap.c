@@ -14,13 +14,6 @@
 
 #include <math.h>
 
-#define assert_near(actual, expected, eps)                                                        \
-    do {                                                                                           \
-        double a_ = (actual), e_ = (expected);                                                     \
-        if (!(fabs(a_ - e_) <= (eps)))                                                             \
-            fail_msg("%s = %.10g, expected %.10g", #actual, a_, e_);                               \
-    } while (0)
-
 /* Variant 1 and 2: the same runs (host seq 1/3, guest seq 2/4), but in
  * variant 2 guest 2 has no guest_disk_flush_ms and guest 1 reads far more
  * blocks than InnoDB asked for. */

@@ -13,8 +13,6 @@
 #include <math.h>
 #include <unistd.h>
 
-#define assert_near(actual, expected, eps) assert_true(fabs((actual) - (expected)) <= (eps))
-
 static struct results_data *load(const char *name)
 {
     char rel[128], path[PATH_MAX];

@@ -9,8 +9,6 @@
 
 #include <math.h>
 
-#define assert_near(actual, expected, eps) assert_true(fabs((actual) - (expected)) <= (eps))
-
 struct fixture {
     struct results_data *a, *b;
     struct report *ra, *rb;

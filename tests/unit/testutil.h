@@ -14,11 +14,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* |actual - expected| <= eps, both printed when not (NaN is never near) */
+#define assert_near(actual, expected, eps)                                                        \
+    do {                                                                                           \
+        double a_ = (actual), e_ = (expected);                                                     \
+        if (!(fabs(a_ - e_) <= (eps)))                                                             \
+            fail_msg("%s = %.10g, expected %.10g", #actual, a_, e_);                               \
+    } while (0)
 
 #ifndef TESTS_DATA_DIR
 #define TESTS_DATA_DIR "tests/data"
