@@ -403,6 +403,17 @@ void report_gap_text(const struct report *r, size_t variant, char *buf, size_t l
     }
 }
 
+/* each line of text (cut in place), after prefix */
+static void print_lines(FILE *out, char *text, const char *prefix)
+{
+    for (char *line = text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        fprintf(out, "%s%s\n", prefix, line);
+    }
+}
+
 /* The layers and where the time goes, of one variant. */
 static void print_gap_text(const struct report *r, size_t v, enum report_format f, FILE *out)
 {
@@ -420,12 +431,7 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
     report_budget_text(r, v, budget, sizeof(budget));
     if (*budget) {
         fputs("\n", out);
-        for (char *line = budget, *next; line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            fprintf(out, "%s%s\n", md ? "- " : ind, line);
-        }
+        print_lines(out, budget, md ? "- " : ind);
     }
     t = report_gap_table(r, v);
     if (t->nrows) {
@@ -437,12 +443,7 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
     report_gap_text(r, v, text, sizeof(text));
     if (*text) {
         fputs("\n", out);
-        for (char *line = text, *next; line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            fprintf(out, "%s%s\n", md ? "- " : ind, line);
-        }
+        print_lines(out, text, md ? "- " : ind);
     }
     t = report_prediction_table(r, v);
     report_prediction_text(r, v, text, sizeof(text));
@@ -455,12 +456,7 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
     report_table_free(t);
     if (*text) {
         fputs("\n", out);
-        for (char *line = text, *next; line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            fprintf(out, "%s%s\n", md ? "- " : ind, line);
-        }
+        print_lines(out, text, md ? "- " : ind);
     }
 }
 

@@ -201,6 +201,23 @@ static long gap_plot(const struct plot_set *plots, int index)
     return -1;
 }
 
+/* each line of text (cut in place) as an item of a "gap" list; nothing if empty */
+static void html_lines(FILE *out, char *text)
+{
+    if (!*text)
+        return;
+    fputs("<ul class=\"gap\">\n", out);
+    for (char *line = text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        fputs("<li>", out);
+        html_text(out, line);
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+}
+
 /* The layers and where the time goes, of one variant, its plot inline. */
 static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots,
                        const char *dir)
@@ -220,18 +237,7 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
     report_table_free(t);
     char text[8192];
     report_gap_text(r, v, text, sizeof(text));
-    if (*text) {
-        fputs("<ul class=\"gap\">\n", out);
-        for (char *line = text, *next; line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            fputs("<li>", out);
-            html_text(out, line);
-            fputs("</li>\n", out);
-        }
-        fputs("</ul>\n", out);
-    }
+    html_lines(out, text);
     t = report_prediction_table(r, v);
     report_prediction_text(r, v, text, sizeof(text));
     if (t->nrows || *text)
@@ -239,18 +245,7 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
     if (t->nrows)
         html_table(out, t);
     report_table_free(t);
-    if (*text) {
-        fputs("<ul class=\"gap\">\n", out);
-        for (char *line = text, *next; line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            fputs("<li>", out);
-            html_text(out, line);
-            fputs("</li>\n", out);
-        }
-        fputs("</ul>\n", out);
-    }
+    html_lines(out, text);
     long k = gap_plot(plots, r->variants[v].variant->index);
     if (k > 0) /* plot 0 heads the page */
         rc = figure(out, plots, (size_t)k, dir);
