@@ -1,9 +1,12 @@
-# quickstart.sh: the shipped quickstart.ini for real (host arm, a 2-guest
-# arm and a tuned guest, row-zlib compression): every arm yields TPS, the
-# compression took effect everywhere, the writeback guests' data disks sit in
-# the host page cache after the measure phase and the cache=none guest's do
-# not, the guests started measuring within a second of each other, every
-# sample line parses, the report shows the three arms, and nothing is left.
+# quickstart.sh: the shipped quickstart.ini for real (host arm and three
+# 2-guest arms: guest, tuned, tuned_memory; row-zlib compression): every arm
+# yields TPS, the compression took effect in all seven servers, the
+# writeback guests' data disks sit in the host page cache after the measure
+# phase and the cache=none guests' do not, the guests started measuring
+# within a second of each other, every sample line parses, every target's
+# chain recorded its block I/O, every arm's time budget closes, the report
+# shows the four arms and what tuned_memory won or lost against the
+# untuned guest, and nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -24,38 +27,53 @@ jq -e '.status == "complete"' "$r/meta.json" >/dev/null || fail "meta.json statu
 q() { jq -r "select($1) | .value" "$s"; }
 # the checks below want exactly one number: a missing sample ("") or two
 # of them must fail, not compare as a string
-for arm in host guest tuned; do
+arms="host guest tuned tuned_memory"
+targets=7 # the host arm and 3 x 2 guests
+for arm in $arms; do
   tps=$(q ".metric == \"tps_arm\" and .labels.arm == \"$arm\"")
   [ -n "$tps" ] || fail "arm $arm: no tps_arm"
   awk -v v="$tps" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v > 0) }' || fail "arm $arm: TPS $tps"
   echo "arm $arm: $tps tx/s"
 done
-# compression verified in all four servers
-[ "$(q '.metric == "compression_ratio" and .value > 1.05' | wc -l)" -eq 4 ] || fail "compression ratio"
-[ "$(q '.metric == "cmp_compress_ops" and .value > 0' | wc -l)" -eq 4 ] || fail "INNODB_CMP compress ops"
+# compression verified in all seven servers
+[ "$(q '.metric == "compression_ratio" and .value > 1.05' | wc -l)" -eq $targets ] || fail "compression ratio"
+[ "$(q '.metric == "cmp_compress_ops" and .value > 0' | wc -l)" -eq $targets ] || fail "INNODB_CMP compress ops"
 # host page cache: writeback guests cached, the cache=none guest not
 for g in 1 2; do
   b=$(q ".metric == \"host_cache_data_bytes\" and .labels.arm == \"guest\" and .labels.guest == $g and .labels.when == \"after\"")
   awk -v v="$b" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v > 1048576) }' || fail "writeback guest $g: only $b bytes of its data disk cached"
   echo "writeback guest $g: $b bytes of its data disk in the host page cache"
 done
-b=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "tuned" and .labels.when == "after"')
-awk -v v="$b" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1048576) }' || fail "cache=none guest: $b bytes cached"
-echo "cache=none guest: $b bytes"
-skew=$(q '.metric == "measure_start_skew_s" and .labels.arm == "guest"')
-awk -v v="$skew" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1) }' || fail "guests started $skew s apart"
-echo "start skew: $skew s"
+for arm in tuned tuned_memory; do
+  for g in 1 2; do
+    b=$(q ".metric == \"host_cache_data_bytes\" and .labels.arm == \"$arm\" and .labels.guest == $g and .labels.when == \"after\"")
+    awk -v v="$b" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1048576) }' || fail "cache=none guest $arm/$g: $b bytes cached"
+    echo "cache=none guest $arm/$g: $b bytes"
+  done
+done
+for arm in guest tuned tuned_memory; do
+  skew=$(q ".metric == \"measure_start_skew_s\" and .labels.arm == \"$arm\"")
+  awk -v v="$skew" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ && v < 1) }' || fail "$arm: guests started $skew s apart"
+  echo "$arm: start skew $skew s"
+done
 
 # issue 9: the run reaches the disk, is steady, and says how noisy it was
 num() { awk -v v="$1" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }'; }
-hits=$(q '.metric == "bp_hit_ratio"')
-[ "$(echo "$hits" | grep -c .)" -eq 4 ] || fail "expected 4 bp_hit_ratio samples, got: $hits"
+hits=$(q '.metric == "bp_hit_ratio" and .labels.arm != "tuned_memory"')
+[ "$(echo "$hits" | grep -c .)" -eq 5 ] || fail "expected 5 bp_hit_ratio samples outside tuned_memory, got: $hits"
 for h in $hits; do
   num "$h" && awk -v v="$h" 'BEGIN { exit !(v < 0.99 && v > 0) }' || fail "buffer-pool hit ratio $h: the data did not leave the buffer pool"
 done
 echo "buffer-pool hit ratios: $(echo $hits)"
+# tuned_memory: buffer_pool = auto gave InnoDB the memory, and the data fits it
+hits=$(q '.metric == "bp_hit_ratio" and .labels.arm == "tuned_memory"')
+[ "$(echo "$hits" | grep -c .)" -eq 2 ] || fail "expected 2 bp_hit_ratio samples of tuned_memory, got: $hits"
+for h in $hits; do
+  num "$h" && awk -v v="$h" 'BEGIN { exit !(v >= 0.99) }' || fail "tuned_memory's hit ratio $h: its pool does not hold the data"
+done
+echo "tuned_memory's buffer-pool hit ratios: $(echo $hits)"
 wb_min=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "guest" and .labels.when == "after"' | sort -g | head -n 1)
-none=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "tuned" and .labels.when == "after"')
+none=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "tuned" and .labels.when == "after"' | sort -g | tail -n 1)
 awk -v w="$wb_min" -v n="$none" 'BEGIN { exit !(w > 10 * (n > 4096 ? n : 4096)) }' ||
   fail "writeback residency $wb_min is not 10x the cache=none guest's $none"
 # where the data fits, per arm: as the model says
@@ -63,10 +81,11 @@ fits() { jq -r "select(.metric == \"working_set_bytes\" and .labels.arm == \"$1\
 [ "$(fits host)" = host_page_cache ] || fail "host arm: fits '$(fits host)'"
 [ "$(fits guest)" = guest_page_cache ] || fail "guest arm: fits '$(fits guest)'"
 [ "$(fits tuned)" = none ] || fail "tuned arm: fits '$(fits tuned)'"
+[ "$(fits tuned_memory)" = buffer_pool ] || fail "tuned_memory arm: fits '$(fits tuned_memory)'"
 # warm-up: every target says what it needed; where it says steady, the rule
 # held on its last two 10 s slices (recomputed here from the interval samples,
 # grouped by their labels.slice)
-[ "$(q '.metric == "warmup_s"' | grep -c .)" -eq 4 ] || fail "expected 4 warmup_s samples"
+[ "$(q '.metric == "warmup_s"' | grep -c .)" -eq $targets ] || fail "expected $targets warmup_s samples"
 jq -s '
   def mean: add / length;
   def se: mean as $m | (map((. - $m) * (. - $m)) | add) / (length - 1) / length | sqrt;
@@ -95,20 +114,35 @@ jq -s '
   fail "a target called steady did not meet the rule on its last two slices"
 echo "warm-up needed: $(q '.metric == "warmup_s"' | tr '\n' ' ')s"
 # noise on record: the host's per run, each guest's own
-for arm in host guest tuned; do
+for arm in $arms; do
   for m in host_steal_pct host_other_cpu_pct; do
     v=$(q ".metric == \"$m\" and .labels.arm == \"$arm\"")
     num "$v" || fail "arm $arm: $m is '$v'"
   done
 done
-[ "$(q '.metric == "guest_steal_pct"' | grep -c .)" -eq 3 ] || fail "expected guest_steal_pct for 3 guests"
+[ "$(q '.metric == "guest_steal_pct"' | grep -c .)" -eq 6 ] || fail "expected guest_steal_pct for 6 guests"
 jq -e '.order.mode == "shuffle" and (.order.seed | type) == "number"' "$r/meta.json" >/dev/null ||
   fail "meta.json: no order and seed"
-jq -e '[.runs[] | .placement.applied | type == "boolean"] | all and length == 3' "$r/meta.json" >/dev/null ||
+jq -e '[.runs[] | .placement.applied | type == "boolean"] | all and length == 4' "$r/meta.json" >/dev/null ||
   fail "meta.json: a run without its placement"
 
 [ -f "$r/summary.csv" ] || fail "no summary.csv"
 expect_rc 0 "$VBED" report "$r"
-for arm in host guest tuned; do contains "$out" "  $arm " || fail "report lacks arm $arm"; done
+for arm in $arms; do contains "$out" "  $arm " || fail "report lacks arm $arm"; done
 contains "$out" "guest/host" || fail "report lacks the Guest/Host ratio"
+
+# issue 20: the chain's block I/O is measured in every server (a connection
+# thread older than delay accounting's switch would leave it out), every
+# arm's budget closes, and tuned_memory's difference from the untuned guest
+# is split into parts
+# (every commit flushes the redo log: each connection thread blocked on
+# block I/O for some time; 0 is what a thread without accounting reports)
+[ "$(q '.metric == "chain_server_blkio_s" and .value > 0' | grep -c .)" -eq $targets ] ||
+  fail "the connection thread's block I/O is above 0 in $(q '.metric == "chain_server_blkio_s" and .value > 0' | grep -c .) of $targets servers: $(q '.metric == "chain_server_blkio_s"' | tr '\n' ' ')"
+for arm in $arms; do
+  contains "$out" "The budget of $arm closes: other" || fail "the budget of $arm does not close"
+done
+echo "$out" | grep -E "^  tuned_memory (gains [0-9.]+ % over|loses [0-9.]+ % of) guest's TPS per guest: [-0-9.]+ \+- [0-9.]+ points " ||
+  fail "no split of tuned_memory against the untuned guest"
+echo "$out" | grep -E '^  tuned(_memory)?: (predicted|no prediction)' || fail "no prediction line for the tuned arms"
 [ -f "$r/report.html" ] || fail "no report.html"
