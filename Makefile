@@ -132,8 +132,10 @@ fuzz-bins:
 			-Wl,--whole-archive build/fuzz/libvbed.a -Wl,--no-whole-archive $(LIBS) || exit 1; \
 	done
 
+# FUZZ_JOBS targets at a time (one core each)
+FUZZ_JOBS ?= 1
 fuzz: fuzz-bins
-	bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 demo:
 	bash scripts/demo.sh

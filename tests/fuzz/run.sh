@@ -1,32 +1,64 @@
 #!/usr/bin/env bash
 # run.sh SECONDS TARGET...: run each libFuzzer target (built by make
-# fuzz-bins into build/fuzz) for SECONDS under ASan + UBSan, one after
-# another, on a working corpus seeded from tests/fuzz/<target>/. Prints
-# executions and crashes per target; exits 1 if any target crashed (its
-# input is in build/fuzz/crashes/<target>/: copy it to tests/fuzz/crashes/
-# as a reproducer).
+# fuzz-bins into build/fuzz) for SECONDS under ASan + UBSan, FUZZ_JOBS of
+# them at a time (default 1), each on a working corpus seeded from
+# tests/fuzz/<target>/. Prints executions and crashes per target, in the
+# order given; exits 1 if any target crashed (its input is in
+# build/fuzz/crashes/<target>/: copy it to tests/fuzz/crashes/ as a
+# reproducer).
 set -u
 cd "$(dirname "$0")/../.."
 secs=$1; shift
-status=0
-printf '%-12s %12s %8s %6s\n' target executions crashes secs
+jobs=${FUZZ_JOBS:-1}
+case $jobs in ''|*[!0-9]*|0) echo "run.sh: FUZZ_JOBS must be a whole number above 0, not '$jobs'" >&2; exit 2 ;; esac
 for t in "$@"; do
-  bin=build/fuzz/fuzz_$t
-  [ -x "$bin" ] || { echo "run.sh: $bin is not built (make fuzz-bins)" >&2; exit 2; }
-  corpus=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t log=build/fuzz/$t.log
+  [ -x "build/fuzz/fuzz_$t" ] || { echo "run.sh: build/fuzz/fuzz_$t is not built (make fuzz-bins)" >&2; exit 2; }
+done
+
+# one target; its line of the table into build/fuzz/<target>.result, its
+# exit status 1 if it crashed
+one() {
+  local t=$1 bin=build/fuzz/fuzz_$1 corpus=build/fuzz/corpus/$1 crashes=build/fuzz/crashes/$1
+  local log=build/fuzz/$1.log start=$SECONDS rc runs found
   mkdir -p "$corpus" "$crashes"
   cp -n tests/fuzz/"$t"/* "$corpus"/ 2>/dev/null
-  start=$SECONDS
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$bin" -max_total_time="$secs" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   found=$(find "$crashes" -type f | wc -l)
-  printf '%-12s %12s %8s %6s\n' "$t" "${runs:-?}" "$found" "$((SECONDS - start))"
-  if [ $rc -ne 0 ] || [ "$found" -ne 0 ]; then
-    status=1
-    grep -m 5 -E 'ERROR|SUMMARY|runtime error' "$log" | sed 's/^/    /'
+  {
+    printf '%-12s %12s %8s %6s\n' "$t" "${runs:-?}" "$found" "$((SECONDS - start))"
+    if [ $rc -ne 0 ] || [ "$found" -ne 0 ]; then
+      grep -m 5 -E 'ERROR|SUMMARY|runtime error' "$log" | sed 's/^/    /'
+      echo FAILED
+    fi
+  } > "build/fuzz/$t.result"
+}
+
+running=0
+for t in "$@"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
   fi
+  rm -f "build/fuzz/$t.result"
+  one "$t" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+printf '%-12s %12s %8s %6s\n' target executions crashes secs
+for t in "$@"; do
+  if [ ! -s "build/fuzz/$t.result" ]; then
+    printf '%-12s %12s %8s %6s\n' "$t" '?' '?' '?'
+    echo "    no result: the run of $t did not finish" >&2
+    status=1
+    continue
+  fi
+  grep -v '^FAILED$' "build/fuzz/$t.result"
+  grep -q '^FAILED$' "build/fuzz/$t.result" && status=1
 done
 exit $status
