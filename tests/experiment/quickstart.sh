@@ -68,19 +68,20 @@ done
 
 # issue 9: the run reaches the disk, is steady, and says how noisy it was
 num() { awk -v v="$1" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }'; }
-hits=$(q '.metric == "bp_hit_ratio" and .labels.arm != "tuned_memory"')
-[ "$(echo "$hits" | grep -c .)" -eq 5 ] || fail "expected 5 bp_hit_ratio samples outside tuned_memory, got: $hits"
-for h in $hits; do
-  num "$h" && awk -v v="$h" 'BEGIN { exit !(v < 0.99 && v > 0) }' || fail "buffer-pool hit ratio $h: the data did not leave the buffer pool"
-done
-echo "buffer-pool hit ratios: $(echo $hits)"
+# hit_ratios SELECT COUNT CONDITION WHAT: COUNT bp_hit_ratio samples where
+# SELECT holds, each a number meeting the awk CONDITION on v
+hit_ratios() {
+  local hits h
+  hits=$(q ".metric == \"bp_hit_ratio\" and $1")
+  [ "$(echo "$hits" | grep -c .)" -eq "$2" ] || fail "expected $2 bp_hit_ratio samples of $4, got: $hits"
+  for h in $hits; do
+    num "$h" && awk -v v="$h" "BEGIN { exit !($3) }" || fail "$4: hit ratio $h"
+  done
+  echo "buffer-pool hit ratios of $4: $(echo $hits)"
+}
+hit_ratios '.labels.arm != "tuned_memory"' 5 'v < 0.99 && v > 0' "the arms but tuned_memory (the data must leave the pool)"
 # tuned_memory: buffer_pool = auto gave InnoDB the memory, and the data fits it
-hits=$(q '.metric == "bp_hit_ratio" and .labels.arm == "tuned_memory"')
-[ "$(echo "$hits" | grep -c .)" -eq 2 ] || fail "expected 2 bp_hit_ratio samples of tuned_memory, got: $hits"
-for h in $hits; do
-  num "$h" && awk -v v="$h" 'BEGIN { exit !(v >= 0.99) }' || fail "tuned_memory's hit ratio $h: its pool does not hold the data"
-done
-echo "tuned_memory's buffer-pool hit ratios: $(echo $hits)"
+hit_ratios '.labels.arm == "tuned_memory"' 2 'v >= 0.99' "tuned_memory (its pool must hold the data)"
 wb_min=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "guest" and .labels.when == "after"' | sort -g | head -n 1)
 none=$(q '.metric == "host_cache_data_bytes" and .labels.arm == "tuned" and .labels.when == "after"' | sort -g | tail -n 1)
 awk -v w="$wb_min" -v n="$none" 'BEGIN { exit !(w > 10 * (n > 4096 ? n : 4096)) }' ||
