@@ -20,6 +20,16 @@ static void fuzz_quiet_sink(const char *line, void *opaque)
 
 static inline void fuzz_quiet(void) { log_set_sink(fuzz_quiet_sink, NULL); }
 
+/* libFuzzer's start-up hook of a target that needs nothing but quiet */
+#define FUZZ_INITIALIZE_QUIET                                                                      \
+    int LLVMFuzzerInitialize(int *argc, char ***argv)                                              \
+    {                                                                                              \
+        (void)argc;                                                                                \
+        (void)argv;                                                                                \
+        fuzz_quiet();                                                                              \
+        return 0;                                                                                  \
+    }
+
 /* data as a C string (malloc'd); a NUL inside ends it, as a text file
  * reader would have refused the rest */
 static inline char *fuzz_text(const uint8_t *data, size_t size)

@@ -5,13 +5,7 @@
 #include "image/aptsources.h"
 #include "fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_quiet();
-    return 0;
-}
+FUZZ_INITIALIZE_QUIET
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

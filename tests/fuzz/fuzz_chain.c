@@ -9,13 +9,7 @@
 #include "probes/chain.h"
 #include "probes/perfschema.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_quiet();
-    return 0;
-}
+FUZZ_INITIALIZE_QUIET
 
 /* text as rows of tab-separated cells, every row as wide as the first */
 static void rows_of(char *text, struct sql_result *r)

@@ -17,13 +17,7 @@
 
 #include <stdlib.h>
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_quiet();
-    return 0;
-}
+FUZZ_INITIALIZE_QUIET
 
 /* the directory an arm-start is asked for (the seeds are real replies of
  * `vbed host arm-start -- FUZZ_ARM`) */
