@@ -250,6 +250,8 @@ static int run_experiment(struct guest_run *gr)
         const struct guest *g = &gr->guests[i];
         target_open_guest(&t[i], g->n, g->dom, gr->host[i]->hs, gr->host[i]->label,
                           g->lay.data_vol[0] ? g->lay.data_path : "", gr->dirs[i]);
+        /* tables loaded once per image are kept beside it (workloads/prepared.h) */
+        path_join(t[i].prepared_dir, sizeof(t[i].prepared_dir), r->img.dir, "prepared");
     }
     struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
     int rc = experiment_run(&e);

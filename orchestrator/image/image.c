@@ -146,6 +146,34 @@ static void list_ready(const char *sub)
         closedir(d);
 }
 
+/* The tables kept for copying (workloads/prepared.h keeps them in
+ * <image>/prepared/<key>/): a line each, under the image's. */
+static void list_prepared(const char *sub)
+{
+    char prepared[PATH_MAX];
+    path_join(prepared, sizeof(prepared), sub, "prepared");
+    DIR *d = opendir(prepared);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue; /* a copy being made */
+        char meta[PATH_MAX], dir[PATH_MAX];
+        path_join(dir, sizeof(dir), prepared, de->d_name);
+        path_join(meta, sizeof(meta), dir, "meta.json");
+        json_object *m = json_object_from_file(meta), *v;
+        if (!m)
+            continue;
+        long long tables = json_object_object_get_ex(m, "tables", &v) ? json_object_get_int64(v) : 0;
+        long long rows = json_object_object_get_ex(m, "table_size", &v) ? json_object_get_int64(v) : 0;
+        double bytes = json_object_object_get_ex(m, "bytes", &v) ? json_object_get_double(v) : 0;
+        printf("  + prepared tables %.12s: %lld x %lld rows, %s, %.0f MB\n", de->d_name, tables, rows,
+               jstr(m, "table_options", NULL), bytes / 1e6);
+        json_object_put(m);
+    }
+    if (d)
+        closedir(d);
+}
+
 int image_list(void)
 {
     char dir[PATH_MAX];
@@ -175,6 +203,7 @@ int image_list(void)
                jstr(m, "packages", "mariadb-server"), jstr(m, "packages", "sysbench"));
         json_object_put(m);
         list_ready(sub);
+        list_prepared(sub);
         n++;
     }
     closedir(d);

@@ -62,6 +62,23 @@ int target_capture(struct target *t, const char *const argv[], long timeout, cha
 
 char *target_read_text(struct target *t, const char *path) { return t->ops->read_text(t, path); }
 
+bool target_can_copy_files(const struct target *t)
+{
+    return t->ops && t->ops->get_file && t->ops->put_file;
+}
+
+int target_get_file(struct target *t, const char *path, size_t max, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    return t->ops->get_file ? t->ops->get_file(t, path, max, data, len) : -1;
+}
+
+int target_put_file(struct target *t, const char *path, const char *data, size_t len)
+{
+    return t->ops->put_file ? t->ops->put_file(t, path, data, len) : -1;
+}
+
 double target_cpu_s(struct target *t) { return t->ops->cpu_s(t); }
 
 int target_status(struct target *t, struct target_status *st)

@@ -67,6 +67,13 @@ struct target_ops {
     /* tar_extract's fixed archive there: its path into buf; with make, made
      * first where the image does not hold it. -1 reported */
     int (*archive)(struct target *t, bool make, char *buf, size_t len);
+    /* a file of the target's own system, whole, into *data (malloc'd);
+     * larger than max is an error. -1 reported. NULL: files cannot be
+     * moved there (target_can_copy_files) */
+    int (*get_file)(struct target *t, const char *path, size_t max, char **data, size_t *len);
+    /* data[0..len) to path on the target's system (created or truncated).
+     * -1 reported. NULL with get_file. */
+    int (*put_file)(struct target *t, const char *path, const char *data, size_t len);
     /* let go of what the target holds (a host arm: stopped and removed) */
     void (*close)(struct target *t);
 };
@@ -87,6 +94,8 @@ struct target {
     char data_path[PATH_MAX]; /* where its data lives on its host: a guest's data disk file,
                                  the host arm's datadir; "" if none */
     struct hostside *hs;      /* its host (hostside.h); not owned */
+    char prepared_dir[PATH_MAX]; /* where tables prepared for its image are kept on this
+                                    machine (workloads/prepared.h); "": it loads its own */
     char host_label[512];     /* that host's label in samples */
     long long host_memory;    /* MemTotal of its host; -1 unknown (set by the experiment) */
     char dir[PATH_MAX];       /* where its raw logs go, on this machine */
@@ -141,6 +150,11 @@ double target_cpu_s(struct target *t);
 int target_status(struct target *t, struct target_status *st);
 /* MariaDB's error log into dir/name. */
 int target_fetch_log(struct target *t, const char *name);
+/* Files can be moved between this machine and the target (a guest, by its
+ * agent): target_get_file, target_put_file. */
+bool target_can_copy_files(const struct target *t);
+int target_get_file(struct target *t, const char *path, size_t max, char **data, size_t *len);
+int target_put_file(struct target *t, const char *path, const char *data, size_t len);
 int target_archive(struct target *t, bool make, char *buf, size_t len);
 
 #endif

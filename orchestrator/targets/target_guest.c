@@ -5,6 +5,7 @@
 
 #include "image/archive.h"
 #include "scenario/keys.h"
+#include "util/log.h"
 #include "util/paths.h"
 #include "util/textfile.h"
 #include "util/xalloc.h"
@@ -68,6 +69,26 @@ static char *read_text(struct target *t, const char *path)
     return text;
 }
 
+/* agent_read_file stops at max: max + 1 bytes read is a file too large */
+static int get_file(struct target *t, const char *path, size_t max, char **data, size_t *len)
+{
+    if (agent_read_file(t->dom, path, max + 1, data, len, false) < 0)
+        return -1;
+    if (*len > max) {
+        log_error("'%s' in guest '%s' is larger than %zu bytes.", path, t->name, max);
+        free(*data);
+        *data = NULL;
+        *len = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static int put_file(struct target *t, const char *path, const char *data, size_t len)
+{
+    return agent_write_file(t->dom, path, data, len);
+}
+
 static double cpu_s(struct target *t)
 {
     virDomainInfo info;
@@ -107,6 +128,8 @@ static const struct target_ops guest_ops = {
     .status = NULL,
     .fetch_log = fetch_log,
     .archive = archive,
+    .get_file = get_file,
+    .put_file = put_file,
     .close = close_guest,
 };
 

@@ -39,6 +39,10 @@ int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms
 int agent_exec(virDomainPtr dom, const char *const argv[], const char *const env[], long timeout,
                struct agent_result *res);
 
+/* data[0..len) written to path in the guest (created or truncated, as the
+ * agent's user: root), 1 MiB per guest-file-write; -1 reported. */
+int agent_write_file(virDomainPtr dom, const char *path, const char *data, size_t len);
+
 /* The whole file at path (at most max bytes); -1 reported, or quietly
  * when quiet is set (the file may not exist yet). */
 int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data, size_t *len,
@@ -53,6 +57,8 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
 int agent_decode_exec_status(const char *reply, bool *exited, struct agent_result *res);
 /* guest-file-read: the chunk decoded into *data (malloc'd, NUL-terminated). */
 int agent_decode_file_read(const char *reply, char **data, size_t *len, bool *eof);
+/* guest-file-write: the bytes it wrote (0..INT_MAX) into *count. */
+int agent_decode_file_write(const char *reply, size_t *count);
 /* n bytes of base64 (OpenSSL's EVP decoder, padding checked) into *out
  * (malloc'd, NUL-terminated, at most n / 4 * 3 bytes); -1 if invalid. */
 int agent_base64_decode(const char *in, size_t n, char **out, size_t *out_len);

@@ -31,6 +31,8 @@
 #include "targets/innodb.h"
 #include "util/log.h"
 #include "util/xalloc.h"
+#include "util/monotime.h"
+#include "workloads/prepared.h"
 #include "workloads/steady.h"
 #include "workloads/sysbench.h"
 #include "workloads/window.h"
@@ -87,15 +89,22 @@ static int cmdline_too_long(struct wl_job *j)
                    j->t->name, strlen(j->t->lua), strlen(j->t->socket));
 }
 
-/* sysbench on one target, its output in t->out_path; -1 said why. */
-static int run_sysbench(struct wl_job *j, enum workload_cmd cmd, long long seconds, const char *out,
-                        long timeout, long first_ms)
+/* sysbench with settings cfg on one target, its output in t->out_path; -1
+ * said why. */
+static int run_sysbench_as(struct wl_job *j, const struct run_config *cfg, enum workload_cmd cmd,
+                           long long seconds, const char *out, long timeout, long first_ms)
 {
     struct workload_cmdline c;
     const char *what = cmd == WORKLOAD_RUN ? "sysbench run" : "sysbench prepare";
-    if (workload_cmdline(&c, j->cfg, cmd, seconds, j->t->lua, j->t->socket) < 0)
+    if (workload_cmdline(&c, cfg, cmd, seconds, j->t->lua, j->t->socket) < 0)
         return cmdline_too_long(j);
     return wl_run_program(j, c.argv, c.env, out, timeout, first_ms, what);
+}
+
+static int run_sysbench(struct wl_job *j, enum workload_cmd cmd, long long seconds, const char *out,
+                        long timeout, long first_ms)
+{
+    return run_sysbench_as(j, j->cfg, cmd, seconds, out, timeout, first_ms);
 }
 
 /* tps_interval samples of a phase (slice: each interval's warm-up slice, or NULL). */
@@ -182,6 +191,32 @@ static int memory_for_pool(struct wl_job *j)
     return 0;
 }
 
+/* The tables from a copy another guest left (prepared.h): sysbench makes
+ * them empty, the copy's files fill them. 1 copied; 0 there was none, or
+ * the copy failed and sbtest is empty again (said why); -1 after wl_fail
+ * (sysbench could not make the tables: loading would fail as well). */
+static int copy_tables(struct wl_job *j)
+{
+    char key[65], why[512];
+    if (prepared_find(j, key, why, sizeof(why)) != 0) {
+        log_info("%s: loads its tables: %s", j->t->name, why);
+        return 0;
+    }
+    struct run_config empty = *j->cfg;
+    empty.table_size = 0;
+    if (run_sysbench_as(j, &empty, WORKLOAD_PREPARE, 0, "sysbench-prepare-empty.out",
+                        j->cfg->timeout_prepare, 200) < 0)
+        return -1;
+    if (prepared_import(j, key, why, sizeof(why)) == 0)
+        return 1;
+    log_warn("%s: the copy of its tables failed (%s); it loads them", j->t->name, why);
+    struct sql_result r = {0};
+    const char *again[] = {"DROP DATABASE IF EXISTS sbtest", "CREATE DATABASE sbtest", NULL};
+    int rc = sql_run(j->t->sql, again, &r);
+    sql_result_free(&r);
+    return rc < 0 ? wl_fail(j, "cannot empty database sbtest in %s after a failed copy", j->t->name) : 0;
+}
+
 static int prepare(struct wl_job *j)
 {
     struct sql_result r = {0};
@@ -190,11 +225,23 @@ static int prepare(struct wl_job *j)
     if (sql_query(j->t->sql, "CREATE DATABASE IF NOT EXISTS sbtest", &r) < 0)
         return wl_fail(j, "cannot create database sbtest in %s", j->t->name);
     sql_result_free(&r);
-    if (run_sysbench(j, WORKLOAD_PREPARE, 0, "sysbench-prepare.out", j->cfg->timeout_prepare, 200) < 0)
+    double t0 = monotime_s();
+    int copied = copy_tables(j);
+    if (copied < 0)
         return -1;
+    if (!copied &&
+        run_sysbench(j, WORKLOAD_PREPARE, 0, "sysbench-prepare.out", j->cfg->timeout_prepare, 200) < 0)
+        return -1;
+    json_object *how = json_object_new_object();
+    json_object_object_add(how, "prepare", json_object_new_string(copied ? "copied" : "loaded"));
+    samples_add(j->samples, "prepare_s", monotime_s() - t0, "s", j->t->guest, NULL, 0, how);
+    log_info("%s: tables %s in %.1f s", j->t->name, copied ? "copied" : "loaded", monotime_s() - t0);
     working_set(j);
-    if (j->cfg->compression == COMP_NONE)
+    if (j->cfg->compression == COMP_NONE) {
+        if (!copied)
+            prepared_save(j);
         return 0;
+    }
 
     struct innodb_compression c;
     if (innodb_check_compression(j->t->sql, j->cfg, &c) < 0)
@@ -212,6 +259,8 @@ static int prepare(struct wl_job *j)
     log_info("%s: compression %s took effect: ratio %.2f (%lld bytes on disk for %lld uncompressed)",
              j->t->name, key_choice("compression", j->cfg->compression), c.ratio, c.allocated,
              c.logical);
+    if (!copied)
+        prepared_save(j);
     return 0;
 }
 

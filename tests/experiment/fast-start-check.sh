@@ -1,7 +1,9 @@
-# fast-start-check.sh: a restored guest measures what a booted one does
-# (tests/data/scenarios/fast-start-tiny.ini: the two arms differ only in
-# start, three repeats each, shuffled): every run of the cold arm booted and
-# every run of the restored arm was restored (meta.json), the two arms' TPS
+# fast-start-check.sh: a restored guest with copied tables measures what a
+# booted one that loaded them does (tests/data/scenarios/fast-start-tiny.ini:
+# the two arms differ only in start and prepare, three repeats each,
+# shuffled): every run of the cold arm booted and loaded its tables, every
+# run of the restored arm was restored (meta.json) and all its runs but
+# perhaps the first copied theirs (prepare_s samples), the two arms' TPS
 # agree within their 95 % confidence intervals, and so do their InnoDB
 # buffer-pool read requests per transaction (the same queries reached the
 # same server); the restored guests were ready sooner (boot_to_ready_s plus
@@ -21,6 +23,15 @@ jq -e '[.runs[] | select(.arm == "cold") | .guest_start[].start] == ["cold", "co
   fail "the cold arm's guests did not all boot"
 jq -e '[.runs[] | select(.arm == "restored") | .guest_start[].start] == ["restored", "restored", "restored"]' \
   "$r/meta.json" >/dev/null || fail "the restored arm's guests were not all restored"
+# how each guest got its tables: the cold arm loads (prepare = load); the
+# restored arm copies, but the scenario's first guest may find no copy yet
+prep() { jq -r --arg a "$1" --arg p "$2" 'select(.metric == "prepare_s" and .labels.arm == $a and .labels.prepare == $p) | .value' "$s" | grep -c .; }
+[ "$(prep cold loaded)" -eq 3 ] || fail "the cold arm's guests did not all load their tables ($(prep cold loaded) of 3)"
+[ "$(prep restored copied)" -ge 2 ] && [ "$(($(prep restored copied) + $(prep restored loaded)))" -eq 3 ] ||
+  fail "the restored arm's guests copied their tables in $(prep restored copied) of 3 runs (loaded: $(prep restored loaded))"
+for arm in cold restored; do
+  echo "$arm: tables in $(jq -r --arg a "$arm" 'select(.metric == "prepare_s" and .labels.arm == $a) | "\(.value | . * 10 | round / 10) s (\(.labels.prepare))"' "$s" | tr '\n' ' ')"
+done
 # mean, and half-width of the 95 % CI (t for 2 degrees of freedom), of a
 # metric over the arm's runs
 stat() { # ARM METRIC

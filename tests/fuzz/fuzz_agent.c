@@ -1,6 +1,6 @@
 /* fuzz_agent.c: a guest agent's reply (JSON text from the guest) through
- * the guest-exec-status and guest-file-read decoders and their base64
- * (agent.c). The first byte picks the decoder. */
+ * the guest-exec-status, guest-file-read and guest-file-write decoders and
+ * base64 (agent.c). The first byte picks the decoder. */
 #include "virt/agent.h"
 #include "fuzz.h"
 
@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     char *text = fuzz_text(data + 1, size - 1);
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: {
         struct agent_result r;
         bool exited;
@@ -25,6 +25,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool eof;
         agent_decode_file_read(text, &chunk, &len, &eof);
         free(chunk);
+        break;
+    }
+    case 2: {
+        size_t count;
+        agent_decode_file_write(text, &count);
         break;
     }
     default: {

@@ -140,6 +140,26 @@ static void file_read(void **state)
     free(data);
 }
 
+/* guest-file-write's count: what the agent wrote, never a negative, huge
+ * or non-integer count */
+static void file_write(void **state)
+{
+    (void)state;
+    size_t n = 7;
+    assert_int_equal(agent_decode_file_write("{\"return\": {\"count\": 1048576, \"eof\": false}}", &n), 0);
+    assert_int_equal(n, 1048576);
+    assert_int_equal(agent_decode_file_write("{\"return\": {\"count\": 0}}", &n), 0);
+    assert_int_equal(n, 0);
+    const char *bad[] = {"{\"return\": {\"count\": -1}}", "{\"return\": {\"count\": 4294967296}}",
+                         "{\"return\": {\"count\": \"12\"}}", "{\"return\": {\"count\": 1.5}}",
+                         "{\"return\": {}}", "{\"return\": 12}", "{\"error\": {}}", "", "{", NULL};
+    for (size_t i = 0; bad[i]; i++) {
+        n = 7;
+        assert_int_equal(agent_decode_file_write(bad[i], &n), -1);
+        assert_int_equal(n, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +167,7 @@ int main(void)
         cmocka_unit_test(exec_status),
         cmocka_unit_test(exec_status_hostile),
         cmocka_unit_test(file_read),
+        cmocka_unit_test(file_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

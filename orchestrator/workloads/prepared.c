@@ -1,0 +1,389 @@
+/* prepared.c: sysbench's tables loaded once, copied into every other guest
+ * (see prepared.h). */
+#include "workloads/prepared.h"
+
+#include "scenario/mycnf.h"
+#include "targets/sql.h"
+#include "util/hash.h"
+#include "util/log.h"
+#include "util/monotime.h"
+#include "util/paths.h"
+#include "util/textfile.h"
+#include "util/xalloc.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* where the exporting guest puts the files while its tables are locked */
+#define EXPORT_DIR "/var/tmp/vbed-export"
+
+void prepared_key(const struct run_config *cfg, const char *version, const char *page_size,
+                  char key[65])
+{
+    char opts[256];
+    struct hasher *h = hasher_new();
+    hasher_addf(h, "vbed prepared tables 1\ntables %lld\ntable_size %lld\noptions %s\n", cfg->tables,
+                cfg->table_size, mycnf_table_options(cfg, opts, sizeof(opts)));
+    hasher_addf(h, "version %s\npage_size %s\n", version, page_size);
+    hasher_final(h, key);
+}
+
+/* What the target's server says about itself; a guest's reply is hostile:
+ * the version goes into a hash and meta.json only, the datadir into paths
+ * in the guest, so it must look like one. */
+struct facts {
+    char version[128];
+    char page_size[16];
+    char datadir[512]; /* with its trailing '/' */
+};
+
+static bool plain_path(const char *p)
+{
+    if (p[0] != '/' || strstr(p, ".."))
+        return false;
+    for (; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("/_.-", *p))
+            return false;
+    return true;
+}
+
+static bool printable(const char *s)
+{
+    for (; *s; s++)
+        if (!isprint((unsigned char)*s))
+            return false;
+    return true;
+}
+
+static int server_facts(struct target *t, struct facts *f, char *why, size_t whylen)
+{
+    struct sql_result r = {0};
+    if (sql_query(t->sql, "SELECT VERSION(), @@innodb_page_size, @@datadir", &r) < 0 || r.rows != 1 ||
+        r.cols != 3) {
+        sql_result_free(&r);
+        snprintf(why, whylen, "cannot ask %s's server for its version and datadir", t->name);
+        return -1;
+    }
+    const char *v = sql_cell(&r, 0, 0), *p = sql_cell(&r, 0, 1), *d = sql_cell(&r, 0, 2);
+    size_t dl = strlen(d);
+    bool ok = strlen(v) < sizeof(f->version) && printable(v) && strlen(p) > 0 &&
+              strlen(p) < sizeof(f->page_size) && strspn(p, "0123456789") == strlen(p) && dl > 1 &&
+              dl + 1 < sizeof(f->datadir) && plain_path(d);
+    if (ok) {
+        snprintf(f->version, sizeof(f->version), "%s", v);
+        snprintf(f->page_size, sizeof(f->page_size), "%s", p);
+        snprintf(f->datadir, sizeof(f->datadir), "%s%s", d, d[dl - 1] == '/' ? "" : "/");
+    } else {
+        snprintf(why, whylen, "%s's server gave a version, page size or datadir vbed does not take",
+                 t->name);
+    }
+    sql_result_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* A table file is at most this large (1 KiB a row is several times what
+ * sysbench's rows take, compressed or not) */
+static size_t file_max(const struct run_config *cfg)
+{
+    long long rows = cfg->table_size > 0 ? cfg->table_size : 0;
+    return (size_t)rows * 1024 + (64u << 20);
+}
+
+static void entry_dir(const struct target *t, const char *key, char *buf, size_t len)
+{
+    path_join(buf, len, t->prepared_dir, key);
+}
+
+int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen)
+{
+    struct target *t = j->t;
+    if (j->cfg->prepare == PREPARE_LOAD) {
+        snprintf(why, whylen, "prepare = load");
+        return 1;
+    }
+    if (!t->prepared_dir[0] || !target_can_copy_files(t)) {
+        snprintf(why, whylen, "a %s loads its own tables", t->ops->kind);
+        return 1;
+    }
+    struct facts f;
+    if (server_facts(t, &f, why, whylen) < 0)
+        return 1;
+    prepared_key(j->cfg, f.version, f.page_size, key);
+    char dir[PATH_MAX], meta[PATH_MAX];
+    entry_dir(t, key, dir, sizeof(dir));
+    path_join(meta, sizeof(meta), dir, "meta.json");
+    if (access(meta, R_OK) != 0) {
+        snprintf(why, whylen, "no copy of these tables yet (key %.12s)", key);
+        return 1;
+    }
+    return 0;
+}
+
+/* A whole file of the cache (root's) into *data. */
+static int read_file(const char *path, size_t max, char **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f)
+        return -1;
+    if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+        fclose(f);
+        return -1;
+    }
+    *len = (size_t)st.st_size;
+    *data = xcalloc(1, *len + 1);
+    size_t got = fread(*data, 1, *len, f);
+    fclose(f);
+    if (got != *len) {
+        free(*data);
+        *data = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* One statement per table: fmt with the table's number, run in one
+ * session. */
+static int per_table(struct target *t, long long tables, const char *fmt)
+{
+    char **stmts = xcalloc((size_t)tables + 1, sizeof(char *));
+    for (long long i = 0; i < tables; i++) {
+        stmts[i] = xcalloc(1, 128);
+        snprintf(stmts[i], 128, fmt, i + 1);
+    }
+    struct sql_result r = {0};
+    int rc = sql_run(t->sql, (const char *const *)stmts, &r);
+    sql_result_free(&r);
+    for (long long i = 0; i < tables; i++)
+        free(stmts[i]);
+    free(stmts);
+    return rc;
+}
+
+/* argv0 (and arg1, if not NULL) followed by dir/sbtest<i>.<ext> for every
+ * table and ext, run on the target: its exit code, or -1. */
+static int on_files(struct target *t, long long tables, const char *dir, const char *const exts[],
+                    const char *argv0, const char *arg1)
+{
+    size_t n = 0, cap = (size_t)tables * 2 + 3;
+    char **argv = xcalloc(cap, sizeof(char *));
+    argv[n++] = xstrdup(argv0);
+    if (arg1)
+        argv[n++] = xstrdup(arg1);
+    for (long long i = 1; i <= tables; i++)
+        for (size_t e = 0; exts[e]; e++) {
+            argv[n] = xcalloc(1, PATH_MAX);
+            snprintf(argv[n++], PATH_MAX, "%ssbtest%lld.%s", dir, i, exts[e]);
+        }
+    char *out = NULL;
+    int exitcode = -1;
+    int rc = target_capture(t, (const char *const *)argv, 600, &out, &exitcode);
+    free(out);
+    for (size_t i = 0; i < n; i++)
+        free(argv[i]);
+    free(argv);
+    return rc < 0 ? -1 : exitcode;
+}
+
+static const char *const both[] = {"ibd", "cfg", NULL};
+static const char *const ibd[] = {"ibd", NULL};
+static const char *const cfg_only[] = {"cfg", NULL};
+
+int prepared_import(struct wl_job *j, const char *key, char *why, size_t whylen)
+{
+    struct target *t = j->t;
+    const struct run_config *cfg = j->cfg;
+    struct facts f;
+    if (server_facts(t, &f, why, whylen) < 0)
+        return -1;
+    char db[640], dir[PATH_MAX];
+    snprintf(db, sizeof(db), "%ssbtest/", f.datadir);
+    entry_dir(t, key, dir, sizeof(dir));
+    if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE") < 0) {
+        snprintf(why, whylen, "cannot discard the empty tables' tablespaces");
+        return -1;
+    }
+    for (long long i = 1; i <= cfg->tables; i++)
+        for (size_t e = 0; both[e]; e++) {
+            char name[64], src[PATH_MAX], dest[sizeof(db) + sizeof(name)];
+            snprintf(name, sizeof(name), "sbtest%lld.%s", i, both[e]);
+            path_join(src, sizeof(src), dir, name);
+            snprintf(dest, sizeof(dest), "%s%s", db, name);
+            char *data = NULL;
+            size_t len = 0;
+            if (read_file(src, file_max(cfg), &data, &len) < 0) {
+                snprintf(why, whylen, "cannot read %s", src);
+                return -1;
+            }
+            int rc = target_put_file(t, dest, data, len);
+            free(data);
+            if (rc < 0) {
+                snprintf(why, whylen, "cannot write %s in %s", dest, t->name);
+                return -1;
+            }
+        }
+    if (on_files(t, cfg->tables, db, both, "/bin/chown", "mysql:mysql") != 0) {
+        snprintf(why, whylen, "cannot give the copied files to mysql in %s", t->name);
+        return -1;
+    }
+    /* the agent wrote every byte: a page-compressed table's holes again */
+    if ((cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4) &&
+        on_files(t, cfg->tables, db, ibd, "/usr/bin/fallocate", "--dig-holes") != 0) {
+        snprintf(why, whylen, "cannot make the copied page-compressed files sparse in %s", t->name);
+        return -1;
+    }
+    if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld IMPORT TABLESPACE") < 0) {
+        snprintf(why, whylen, "InnoDB did not import the copied tables");
+        return -1;
+    }
+    on_files(t, cfg->tables, db, cfg_only, "/bin/rm", "-f");
+    return 0;
+}
+
+/* .tmp-<pid>-... left by a vbed that died while saving */
+static void remove_stale(const char *prepared_dir)
+{
+    DIR *d = opendir(prepared_dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        long pid = 0;
+        if (sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 || pid <= 1 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[PATH_MAX];
+        path_join(path, sizeof(path), prepared_dir, de->d_name);
+        paths_remove_tree(path);
+    }
+    closedir(d);
+}
+
+/* The exported files from the guest into tmp (this machine); bytes in all. */
+static int fetch_files(struct target *t, const struct run_config *cfg, const char *tmp,
+                       double *bytes)
+{
+    for (long long i = 1; i <= cfg->tables; i++)
+        for (size_t e = 0; both[e]; e++) {
+            char name[64], src[PATH_MAX], dest[PATH_MAX];
+            snprintf(name, sizeof(name), "sbtest%lld.%s", i, both[e]);
+            snprintf(src, sizeof(src), "%s/%s", EXPORT_DIR, name);
+            path_join(dest, sizeof(dest), tmp, name);
+            char *data = NULL;
+            size_t len = 0;
+            if (target_get_file(t, src, file_max(cfg), &data, &len) < 0)
+                return -1;
+            int rc = textfile_write(dest, data, len);
+            free(data);
+            if (rc < 0)
+                return -1;
+            *bytes += (double)len;
+        }
+    return 0;
+}
+
+static int write_meta(const char *tmp, const struct run_config *cfg, const struct facts *f,
+                      const char *key, const char *from, double bytes)
+{
+    char opts[256], when[32], path[PATH_MAX];
+    time_t now = time(NULL);
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "key", json_object_new_string(key));
+    json_object_object_add(o, "tables", json_object_new_int64(cfg->tables));
+    json_object_object_add(o, "table_size", json_object_new_int64(cfg->table_size));
+    json_object_object_add(o, "table_options",
+                           json_object_new_string(mycnf_table_options(cfg, opts, sizeof(opts))));
+    json_object_object_add(o, "mariadb_version", json_object_new_string(f->version));
+    json_object_object_add(o, "page_size", json_object_new_string(f->page_size));
+    json_object_object_add(o, "bytes", json_object_new_double(bytes));
+    json_object_object_add(o, "made", json_object_new_string(when));
+    json_object_object_add(o, "from", json_object_new_string(from));
+    path_join(path, sizeof(path), tmp, "meta.json");
+    int rc = textfile_write_text(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+    json_object_put(o);
+    return rc;
+}
+
+void prepared_save(struct wl_job *j)
+{
+    struct target *t = j->t;
+    const struct run_config *cfg = j->cfg;
+    if (!t->prepared_dir[0] || !target_can_copy_files(t) || cfg->tables < 1)
+        return;
+    char why[256], key[65], dir[PATH_MAX];
+    struct facts f;
+    if (server_facts(t, &f, why, sizeof(why)) < 0) {
+        log_warn("%s: no copy of its tables kept: %s", t->name, why);
+        return;
+    }
+    prepared_key(cfg, f.version, f.page_size, key);
+    entry_dir(t, key, dir, sizeof(dir));
+    if (access(dir, F_OK) == 0)
+        return;
+    double t0 = monotime_s();
+    /* the files copied while the tables are locked, in one session */
+    const char *mk[] = {"/bin/sh", "-c", "rm -rf " EXPORT_DIR " && mkdir -m 0700 " EXPORT_DIR, NULL};
+    char *out = NULL;
+    int exitcode = -1;
+    int rc = target_capture(t, mk, 60, &out, &exitcode);
+    free(out);
+    size_t flen = 64 + (size_t)cfg->tables * 24, clen = 64 + (size_t)cfg->tables * 2 * 600;
+    char *flush = xcalloc(1, flen), *copy = xcalloc(1, clen);
+    snprintf(flush, flen, "FLUSH TABLES ");
+    snprintf(copy, clen, "system cp --sparse=always");
+    for (long long i = 1; i <= cfg->tables; i++) {
+        snprintf(flush + strlen(flush), flen - strlen(flush), "%ssbtest.sbtest%lld", i > 1 ? ", " : "", i);
+        snprintf(copy + strlen(copy), clen - strlen(copy), " %ssbtest/sbtest%lld.ibd %ssbtest/sbtest%lld.cfg",
+                 f.datadir, i, f.datadir, i);
+    }
+    snprintf(flush + strlen(flush), flen - strlen(flush), " FOR EXPORT");
+    snprintf(copy + strlen(copy), clen - strlen(copy), " %s/", EXPORT_DIR);
+    const char *stmts[] = {flush, copy, "UNLOCK TABLES", NULL};
+    struct sql_result r = {0};
+    if (rc == 0 && exitcode == 0)
+        rc = sql_run(t->sql, stmts, &r);
+    else
+        rc = -1;
+    sql_result_free(&r);
+    free(flush);
+    free(copy);
+
+    char tmp[PATH_MAX], name[96];
+    double bytes = 0;
+    snprintf(name, sizeof(name), ".tmp-%ld-%s", (long)getpid(), t->name);
+    path_join(tmp, sizeof(tmp), t->prepared_dir, name);
+    if (rc == 0) {
+        paths_mkdirs(t->prepared_dir, 0700);
+        remove_stale(t->prepared_dir);
+        paths_remove_tree(tmp);
+        rc = mkdir(tmp, 0700) == 0 ? 0 : -1;
+    }
+    if (rc == 0)
+        rc = fetch_files(t, cfg, tmp, &bytes);
+    if (rc == 0)
+        rc = write_meta(tmp, cfg, &f, key, t->name, bytes);
+    /* another guest that loaded the same tables may have been first */
+    if (rc == 0 && rename(tmp, dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
+        rc = -1;
+    paths_remove_tree(tmp);
+    const char *rm[] = {"/bin/rm", "-rf", EXPORT_DIR, NULL};
+    if (target_capture(t, rm, 60, &out, &exitcode) == 0)
+        free(out);
+    if (rc < 0)
+        log_warn("%s: no copy of its tables kept for the next guest (it could not be made)", t->name);
+    else
+        log_info("%s: a copy of its tables kept for the next guest: %.1f MB in %.1f s (key %.12s)",
+                 t->name, bytes / 1e6, monotime_s() - t0, key);
+}

@@ -1,0 +1,53 @@
+/* prepared.h: sysbench's tables loaded once, copied into every other guest.
+ *
+ * `sysbench prepare` of compressed tables is the longest phase before a
+ * guest measures anything (about 2 minutes for 100,000 rows under TCG).
+ * The tables it makes depend only on tables, table_size, the table options
+ * (compression, key_block_size), the MariaDB version and its page size, and
+ * the image (sysbench and its Lua scripts): the key of a copy. The first
+ * guest to load them leaves a copy in the image cache, taken with InnoDB's
+ * transportable tablespaces (FLUSH TABLES ... FOR EXPORT: each table's
+ * .ibd and .cfg, consistent while the lock is held):
+ *
+ *   <image dir>/prepared/<key>/{sbtest<i>.ibd, sbtest<i>.cfg, meta.json}
+ *
+ * A later guest with the same key gets the tables from sysbench itself with
+ * no rows (the same CREATE TABLE and index), discards their tablespaces,
+ * receives the files through its agent and imports them (ALTER TABLE ...
+ * IMPORT TABLESPACE rewrites every page's space id and LSN): the same pages,
+ * in its own filesystem on its own disk, in its arm's format and cache mode
+ * -- no backing file shared between guests. Page-compressed tables get
+ * their holes back (fallocate --dig-holes) after the copy.
+ *
+ * The host arm always loads (a private mariadbd loads in seconds). The
+ * files are opaque bytes to vbed: read from one guest (bounded by the
+ * tables' size), kept in root's cache, written into another guest. */
+#ifndef VBED_WORKLOADS_PREPARED_H
+#define VBED_WORKLOADS_PREPARED_H
+
+#include "workloads/workload.h"
+
+#include <stddef.h>
+
+/* The copy's key for the settings and what the target's server said
+ * (its VERSION() and @@innodb_page_size): 64 hex digits into key. */
+void prepared_key(const struct run_config *cfg, const char *version, const char *page_size,
+                  char key[65]);
+
+/* Is there a copy for j's target? 0: yes, its key in key; 1: no (why
+ * says why not: prepare = load, a target that cannot take files, none made
+ * yet for the key, the server's version unknown). */
+int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen);
+
+/* The copy `key` into j's target, whose sbtest tables exist and are empty
+ * (sysbench prepare with table_size 0 made them): their tablespaces
+ * discarded, the files put in their place and imported. 0, or -1 with why
+ * (the tables may be left discarded: the caller drops sbtest and loads). */
+int prepared_import(struct wl_job *j, const char *key, char *why, size_t whylen);
+
+/* After j's target loaded the tables: leave a copy for the next guest,
+ * unless one is there. A copy that cannot be made is a warning: the run
+ * goes on. */
+void prepared_save(struct wl_job *j);
+
+#endif
