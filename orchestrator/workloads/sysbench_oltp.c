@@ -204,7 +204,7 @@ static int copy_tables(struct wl_job *j)
     }
     struct run_config empty = *j->cfg;
     empty.table_size = 0;
-    if (run_sysbench_as(j, &empty, WORKLOAD_PREPARE, 0, "sysbench-prepare-empty.out",
+    if (run_sysbench_as(j, &empty, WORKLOAD_PREPARE, 0, "sysbench-prepare.out",
                         j->cfg->timeout_prepare, 200) < 0)
         return -1;
     if (prepared_import(j, key, why, sizeof(why)) == 0)
