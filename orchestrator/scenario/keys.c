@@ -19,7 +19,7 @@ static const char *const format_choices[] = {"qcow2", "raw", NULL};
 static const char *const io_choices[] = {"threads", "native", "io_uring", NULL};
 static const char *const prealloc_choices[] = {"off", "metadata", "full", NULL};
 static const char *const start_choices[] = {"restore", "cold", NULL};
-static const char *const prepare_choices[] = {"copy", "load", NULL};
+static const char *const prepare_choices[] = {"auto", "copy", "load", NULL};
 static const char *const fs_choices[] = {"ext4", "xfs", "btrfs", "tmpfs", NULL};
 static const char *const workload_choices[] = {"oltp_read_only", "oltp_read_write",
                                                "oltp_write_only", "oltp_point_select",
@@ -138,8 +138,8 @@ const struct key_def key_table[] = {
      "Domain type: auto uses kvm where it works and falls back to qemu (TCG, much slower)."},
     {"start", KT_ENUM, start_choices, 0, 0, "restore", NULL, KEY_GUEST, KF_LIST, OFF(start),
      "How a guest gets going: restore copies a saved ready guest (booted once per image, vCPUs, memory and accelerator, then kept in the image cache; a run restores it in about a second and plugs in its disks), cold boots it. Where nothing can be restored (a remote host) it boots, and the run says so. vbed run --cold forces cold."},
-    {"prepare", KT_ENUM, prepare_choices, 0, 0, "copy", NULL, KEY_GUEST, KF_LIST, OFF(prepare),
-     "How a guest gets its sysbench tables: copy imports them (InnoDB's transportable tablespaces) from the data the first guest to load them left in the image cache, keyed by tables, table_size, the table options and the MariaDB version; load runs sysbench prepare as every guest did before. A guest without a copy loads, and leaves one for the next. The host arm always loads."},
+    {"prepare", KT_ENUM, prepare_choices, 0, 0, "auto", NULL, KEY_GUEST, KF_LIST, OFF(prepare),
+     "How a guest gets its sysbench tables: copy imports them (InnoDB's transportable tablespaces) from the copy the first guest to load them left in the image cache, keyed by tables, table_size, the table options and the MariaDB version; load runs sysbench prepare as every guest did before; auto copies where loading took at least 10 s (a copy costs a few seconds plus the agent's transfer, about 1 MB/s under TCG), else loads. A guest without a copy loads, and leaves one for the next. The host arm always loads."},
     {"pin", KT_ENUM, pin_choices, 0, 0, "auto", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(pin),
      "auto: when the host has enough CPUs for every arm, give each guest's vCPUs and its emulator threads host CPUs of their own, and the host arm as many CPUs as a guest's vCPUs got; otherwise (and with none) nothing is pinned. The placement applied is checked after start and recorded in meta.json."},
     {"order", KT_ENUM, order_choices, 0, 0, "shuffle", NULL, KEY_BOTH, KF_GLOBAL_ONLY, OFF(order),

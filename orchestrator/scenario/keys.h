@@ -74,8 +74,9 @@ enum flush_method { FLUSH_FSYNC, FLUSH_O_DIRECT, FLUSH_O_DIRECT_NO_FSYNC };
 enum virt_type { VIRT_AUTO, VIRT_KVM, VIRT_QEMU };
 /* how a guest gets going: restored from a saved ready guest, or booted */
 enum guest_start { START_RESTORE, START_COLD };
-/* how a guest gets its tables: imported from the image cache, or loaded */
-enum prepare_mode { PREPARE_COPY, PREPARE_LOAD };
+/* how a guest gets its tables: imported from the image cache where that
+ * pays (auto), always, or loaded */
+enum prepare_mode { PREPARE_AUTO, PREPARE_COPY, PREPARE_LOAD };
 enum host_match { HOST_MATCH_GUEST, HOST_MATCH_NONE };
 enum rand_type { RAND_SPECIAL, RAND_UNIFORM, RAND_GAUSSIAN, RAND_PARETO };
 enum pin_mode { PIN_AUTO, PIN_NONE };

@@ -122,8 +122,16 @@ int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen)
     char dir[PATH_MAX], meta[PATH_MAX];
     entry_dir(t, key, dir, sizeof(dir));
     path_join(meta, sizeof(meta), dir, "meta.json");
-    if (access(meta, R_OK) != 0) {
+    json_object *m = json_object_from_file(meta), *v;
+    if (!m) {
         snprintf(why, whylen, "no copy of these tables yet (key %.12s)", key);
+        return 1;
+    }
+    double load_s = json_object_object_get_ex(m, "load_s", &v) ? json_object_get_double(v) : 0;
+    json_object_put(m);
+    if (j->cfg->prepare == PREPARE_AUTO && !(load_s >= PREPARED_PAYS_S)) {
+        snprintf(why, whylen, "they loaded in %.1f s, a copy pays from %.0f s (prepare = auto)", load_s,
+                 PREPARED_PAYS_S);
         return 1;
     }
     return 0;
@@ -294,7 +302,7 @@ static int fetch_files(struct target *t, const struct run_config *cfg, const cha
 }
 
 static int write_meta(const char *tmp, const struct run_config *cfg, const struct facts *f,
-                      const char *key, const char *from, double bytes)
+                      const char *key, const char *from, double bytes, double load_s)
 {
     char opts[256], when[32], path[PATH_MAX];
     time_t now = time(NULL);
@@ -308,6 +316,7 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     json_object_object_add(o, "mariadb_version", json_object_new_string(f->version));
     json_object_object_add(o, "page_size", json_object_new_string(f->page_size));
     json_object_object_add(o, "bytes", json_object_new_double(bytes));
+    json_object_object_add(o, "load_s", json_object_new_double(load_s));
     json_object_object_add(o, "made", json_object_new_string(when));
     json_object_object_add(o, "from", json_object_new_string(from));
     path_join(path, sizeof(path), tmp, "meta.json");
@@ -316,11 +325,12 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     return rc;
 }
 
-void prepared_save(struct wl_job *j)
+void prepared_save(struct wl_job *j, double load_s)
 {
     struct target *t = j->t;
     const struct run_config *cfg = j->cfg;
-    if (!t->prepared_dir[0] || !target_can_copy_files(t) || cfg->tables < 1)
+    if (!t->prepared_dir[0] || !target_can_copy_files(t) || cfg->tables < 1 ||
+        (cfg->prepare == PREPARE_AUTO && load_s < PREPARED_PAYS_S))
         return;
     char why[256], key[65], dir[PATH_MAX];
     struct facts f;
@@ -373,7 +383,7 @@ void prepared_save(struct wl_job *j)
     if (rc == 0)
         rc = fetch_files(t, cfg, tmp, &bytes);
     if (rc == 0)
-        rc = write_meta(tmp, cfg, &f, key, t->name, bytes);
+        rc = write_meta(tmp, cfg, &f, key, t->name, bytes, load_s);
     /* another guest that loaded the same tables may have been first */
     if (rc == 0 && rename(tmp, dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
         rc = -1;

@@ -34,9 +34,15 @@
 void prepared_key(const struct run_config *cfg, const char *version, const char *page_size,
                   char key[65]);
 
+/* prepare = auto copies only tables whose loading took at least this long:
+ * under TCG here a copy costs 3-4 s plus about 1 s a MB (0.6 MB: loaded in
+ * 1.3-2.3 s, copied in 3.9-4.6 s; 7.3 MB: loaded in 19.3 s, copied in 10.0 s) */
+#define PREPARED_PAYS_S 10.0
+
 /* Is there a copy for j's target? 0: yes, its key in key; 1: no (why
  * says why not: prepare = load, a target that cannot take files, none made
- * yet for the key, the server's version unknown). */
+ * yet for the key, with prepare = auto one whose loading took less than
+ * PREPARED_PAYS_S, the server's version unknown). */
 int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen);
 
 /* The copy `key` into j's target, whose sbtest tables exist and are empty
@@ -45,9 +51,10 @@ int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen);
  * (the tables may be left discarded: the caller drops sbtest and loads). */
 int prepared_import(struct wl_job *j, const char *key, char *why, size_t whylen);
 
-/* After j's target loaded the tables: leave a copy for the next guest,
- * unless one is there. A copy that cannot be made is a warning: the run
- * goes on. */
-void prepared_save(struct wl_job *j);
+/* After j's target loaded the tables in load_s seconds: leave a copy for
+ * the next guest, unless one is there (or, with prepare = auto, loading
+ * took less than PREPARED_PAYS_S). A copy that cannot be made is a
+ * warning: the run goes on. */
+void prepared_save(struct wl_job *j, double load_s);
 
 #endif

@@ -232,14 +232,15 @@ static int prepare(struct wl_job *j)
     if (!copied &&
         run_sysbench(j, WORKLOAD_PREPARE, 0, "sysbench-prepare.out", j->cfg->timeout_prepare, 200) < 0)
         return -1;
+    double took = monotime_s() - t0;
     json_object *how = json_object_new_object();
     json_object_object_add(how, "prepare", json_object_new_string(copied ? "copied" : "loaded"));
-    samples_add(j->samples, "prepare_s", monotime_s() - t0, "s", j->t->guest, NULL, 0, how);
-    log_info("%s: tables %s in %.1f s", j->t->name, copied ? "copied" : "loaded", monotime_s() - t0);
+    samples_add(j->samples, "prepare_s", took, "s", j->t->guest, NULL, 0, how);
+    log_info("%s: tables %s in %.1f s", j->t->name, copied ? "copied" : "loaded", took);
     working_set(j);
     if (j->cfg->compression == COMP_NONE) {
         if (!copied)
-            prepared_save(j);
+            prepared_save(j, took);
         return 0;
     }
 
@@ -260,7 +261,7 @@ static int prepare(struct wl_job *j)
              j->t->name, key_choice("compression", j->cfg->compression), c.ratio, c.allocated,
              c.logical);
     if (!copied)
-        prepared_save(j);
+        prepared_save(j, took);
     return 0;
 }
 
