@@ -285,11 +285,18 @@ static long long file_open(virDomainPtr dom, const char *path, const char *mode,
     return handle;
 }
 
+/* A guest-file-* command on an open file; its arguments in *args. */
+static json_object *file_command(const char *execute, long long handle, json_object **args)
+{
+    json_object *cmd = new_command(execute, args);
+    json_object_object_add(*args, "handle", json_object_new_int64(handle));
+    return cmd;
+}
+
 static void file_close(virDomainPtr dom, long long handle)
 {
     json_object *args;
-    json_object *cmd = new_command("guest-file-close", &args);
-    json_object_object_add(args, "handle", json_object_new_int64(handle));
+    json_object *cmd = file_command("guest-file-close", handle, &args);
     json_object_put(command(dom, cmd, 30, true));
     json_object_put(cmd);
 }
@@ -311,8 +318,7 @@ int agent_write_file(virDomainPtr dom, const char *path, const char *data, size_
         size_t n = len - done < WRITE_CHUNK ? len - done : WRITE_CHUNK;
         EVP_EncodeBlock((unsigned char *)b64, (const unsigned char *)data + done, (int)n);
         json_object *args;
-        json_object *cmd = new_command("guest-file-write", &args);
-        json_object_object_add(args, "handle", json_object_new_int64(handle));
+        json_object *cmd = file_command("guest-file-write", handle, &args);
         json_object_object_add(args, "buf-b64", json_object_new_string(b64));
         char *reply = command_text(dom, cmd, 60, false);
         json_object_put(cmd);
@@ -341,8 +347,7 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
     size_t used = 0;
     int rc = -1;
     for (;;) {
-        cmd = new_command("guest-file-read", &args);
-        json_object_object_add(args, "handle", json_object_new_int64(handle));
+        cmd = file_command("guest-file-read", handle, &args);
         json_object_object_add(args, "count", json_object_new_int(1 << 20));
         char *reply = command_text(dom, cmd, 30, quiet);
         json_object_put(cmd);

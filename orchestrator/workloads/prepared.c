@@ -38,15 +38,8 @@ void prepared_key(const struct run_config *cfg, const char *version, const char 
     hasher_final(h, key);
 }
 
-/* What the target's server says about itself; a guest's reply is hostile:
- * the version goes into a hash and meta.json only, the datadir into paths
- * in the guest, so it must look like one. */
-struct facts {
-    char version[128];
-    char page_size[16];
-    char datadir[512]; /* with its trailing '/' */
-};
-
+/* A guest's reply is hostile: the version goes into a hash and meta.json
+ * only, the datadir into paths in the guest, so it must look like one. */
 static bool plain_path(const char *p)
 {
     if (p[0] != '/' || strstr(p, ".."))
@@ -65,7 +58,7 @@ static bool printable(const char *s)
     return true;
 }
 
-static int server_facts(struct target *t, struct facts *f, char *why, size_t whylen)
+static int server_facts(struct target *t, struct prepared_server *f, char *why, size_t whylen)
 {
     struct sql_result r = {0};
     if (sql_query(t->sql, "SELECT VERSION(), @@innodb_page_size, @@datadir", &r) < 0 || r.rows != 1 ||
@@ -83,6 +76,7 @@ static int server_facts(struct target *t, struct facts *f, char *why, size_t why
         snprintf(f->version, sizeof(f->version), "%s", v);
         snprintf(f->page_size, sizeof(f->page_size), "%s", p);
         snprintf(f->datadir, sizeof(f->datadir), "%s%s", d, d[dl - 1] == '/' ? "" : "/");
+        f->key[0] = '\0';
     } else {
         snprintf(why, whylen, "%s's server gave a version, page size or datadir vbed does not take",
                  t->name);
@@ -104,7 +98,7 @@ static void entry_dir(const struct target *t, const char *key, char *buf, size_t
     path_join(buf, len, t->prepared_dir, key);
 }
 
-int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen)
+int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_t whylen)
 {
     struct target *t = j->t;
     if (j->cfg->prepare == PREPARE_LOAD) {
@@ -115,16 +109,15 @@ int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen)
         snprintf(why, whylen, "a %s loads its own tables", t->ops->kind);
         return 1;
     }
-    struct facts f;
-    if (server_facts(t, &f, why, whylen) < 0)
+    if (server_facts(t, ps, why, whylen) < 0)
         return 1;
-    prepared_key(j->cfg, f.version, f.page_size, key);
+    prepared_key(j->cfg, ps->version, ps->page_size, ps->key);
     char dir[PATH_MAX], meta[PATH_MAX];
-    entry_dir(t, key, dir, sizeof(dir));
+    entry_dir(t, ps->key, dir, sizeof(dir));
     path_join(meta, sizeof(meta), dir, "meta.json");
     json_object *m = json_object_from_file(meta), *v;
     if (!m) {
-        snprintf(why, whylen, "no copy of these tables yet (key %.12s)", key);
+        snprintf(why, whylen, "no copy of these tables yet (key %.12s)", ps->key);
         return 1;
     }
     double load_s = json_object_object_get_ex(m, "load_s", &v) ? json_object_get_double(v) : 0;
@@ -207,16 +200,13 @@ static const char *const both[] = {"ibd", "cfg", NULL};
 static const char *const ibd[] = {"ibd", NULL};
 static const char *const cfg_only[] = {"cfg", NULL};
 
-int prepared_import(struct wl_job *j, const char *key, char *why, size_t whylen)
+int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *why, size_t whylen)
 {
     struct target *t = j->t;
     const struct run_config *cfg = j->cfg;
-    struct facts f;
-    if (server_facts(t, &f, why, whylen) < 0)
-        return -1;
     char db[640], dir[PATH_MAX];
-    snprintf(db, sizeof(db), "%ssbtest/", f.datadir);
-    entry_dir(t, key, dir, sizeof(dir));
+    snprintf(db, sizeof(db), "%ssbtest/", ps->datadir);
+    entry_dir(t, ps->key, dir, sizeof(dir));
     if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE") < 0) {
         snprintf(why, whylen, "cannot discard the empty tables' tablespaces");
         return -1;
@@ -301,14 +291,14 @@ static int fetch_files(struct target *t, const struct run_config *cfg, const cha
     return 0;
 }
 
-static int write_meta(const char *tmp, const struct run_config *cfg, const struct facts *f,
-                      const char *key, const char *from, double bytes, double load_s)
+static int write_meta(const char *tmp, const struct run_config *cfg, const struct prepared_server *f,
+                      const char *from, double bytes, double load_s)
 {
     char opts[256], when[32], path[PATH_MAX];
     time_t now = time(NULL);
     strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "key", json_object_new_string(key));
+    json_object_object_add(o, "key", json_object_new_string(f->key));
     json_object_object_add(o, "tables", json_object_new_int64(cfg->tables));
     json_object_object_add(o, "table_size", json_object_new_int64(cfg->table_size));
     json_object_object_add(o, "table_options",
@@ -325,21 +315,22 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     return rc;
 }
 
-void prepared_save(struct wl_job *j, double load_s)
+void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
 {
     struct target *t = j->t;
     const struct run_config *cfg = j->cfg;
     if (!t->prepared_dir[0] || !target_can_copy_files(t) || cfg->tables < 1 ||
         (cfg->prepare == PREPARE_AUTO && load_s < PREPARED_PAYS_S))
         return;
-    char why[256], key[65], dir[PATH_MAX];
-    struct facts f;
-    if (server_facts(t, &f, why, sizeof(why)) < 0) {
-        log_warn("%s: no copy of its tables kept: %s", t->name, why);
-        return;
+    char why[256], dir[PATH_MAX];
+    if (!ps->key[0]) {
+        if (server_facts(t, ps, why, sizeof(why)) < 0) {
+            log_warn("%s: no copy of its tables kept: %s", t->name, why);
+            return;
+        }
+        prepared_key(cfg, ps->version, ps->page_size, ps->key);
     }
-    prepared_key(cfg, f.version, f.page_size, key);
-    entry_dir(t, key, dir, sizeof(dir));
+    entry_dir(t, ps->key, dir, sizeof(dir));
     if (access(dir, F_OK) == 0)
         return;
     double t0 = monotime_s();
@@ -356,7 +347,7 @@ void prepared_save(struct wl_job *j, double load_s)
     for (long long i = 1; i <= cfg->tables; i++) {
         snprintf(flush + strlen(flush), flen - strlen(flush), "%ssbtest.sbtest%lld", i > 1 ? ", " : "", i);
         snprintf(copy + strlen(copy), clen - strlen(copy), " %ssbtest/sbtest%lld.ibd %ssbtest/sbtest%lld.cfg",
-                 f.datadir, i, f.datadir, i);
+                 ps->datadir, i, ps->datadir, i);
     }
     snprintf(flush + strlen(flush), flen - strlen(flush), " FOR EXPORT");
     snprintf(copy + strlen(copy), clen - strlen(copy), " %s/", EXPORT_DIR);
@@ -383,7 +374,7 @@ void prepared_save(struct wl_job *j, double load_s)
     if (rc == 0)
         rc = fetch_files(t, cfg, tmp, &bytes);
     if (rc == 0)
-        rc = write_meta(tmp, cfg, &f, key, t->name, bytes, load_s);
+        rc = write_meta(tmp, cfg, ps, t->name, bytes, load_s);
     /* another guest that loaded the same tables may have been first */
     if (rc == 0 && rename(tmp, dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
         rc = -1;
@@ -395,5 +386,5 @@ void prepared_save(struct wl_job *j, double load_s)
         log_warn("%s: no copy of its tables kept for the next guest (it could not be made)", t->name);
     else
         log_info("%s: a copy of its tables kept for the next guest: %.1f MB in %.1f s (key %.12s)",
-                 t->name, bytes / 1e6, monotime_s() - t0, key);
+                 t->name, bytes / 1e6, monotime_s() - t0, ps->key);
 }

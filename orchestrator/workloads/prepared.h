@@ -39,22 +39,33 @@ void prepared_key(const struct run_config *cfg, const char *version, const char 
  * 1.3-2.3 s, copied in 3.9-4.6 s; 7.3 MB: loaded in 19.3 s, copied in 10.0 s) */
 #define PREPARED_PAYS_S 10.0
 
-/* Is there a copy for j's target? 0: yes, its key in key; 1: no (why
+/* What the target's server said about itself (asked once per prepare,
+ * checked: a guest's reply is hostile) and the copy's key from it; key ""
+ * until asked. */
+struct prepared_server {
+    char version[128];
+    char page_size[16];
+    char datadir[512]; /* with its trailing '/' */
+    char key[65];
+};
+
+/* Is there a copy for j's target? 0: yes (ps says which); 1: no (why
  * says why not: prepare = load, a target that cannot take files, none made
  * yet for the key, with prepare = auto one whose loading took less than
  * PREPARED_PAYS_S, the server's version unknown). */
-int prepared_find(struct wl_job *j, char key[65], char *why, size_t whylen);
+int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_t whylen);
 
-/* The copy `key` into j's target, whose sbtest tables exist and are empty
+/* The copy prepared_find found (ps) into j's target, whose sbtest tables exist and are empty
  * (sysbench prepare with table_size 0 made them): their tablespaces
  * discarded, the files put in their place and imported. 0, or -1 with why
  * (the tables may be left discarded: the caller drops sbtest and loads). */
-int prepared_import(struct wl_job *j, const char *key, char *why, size_t whylen);
+int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *why, size_t whylen);
 
-/* After j's target loaded the tables in load_s seconds: leave a copy for
+/* After j's target loaded the tables in load_s seconds (ps: what
+ * prepared_find asked, or key "" to ask now): leave a copy for
  * the next guest, unless one is there (or, with prepare = auto, loading
  * took less than PREPARED_PAYS_S). A copy that cannot be made is a
  * warning: the run goes on. */
-void prepared_save(struct wl_job *j, double load_s);
+void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s);
 
 #endif

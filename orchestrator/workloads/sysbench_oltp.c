@@ -195,10 +195,10 @@ static int memory_for_pool(struct wl_job *j)
  * them empty, the copy's files fill them. 1 copied; 0 there was none, or
  * the copy failed and sbtest is empty again (said why); -1 after wl_fail
  * (sysbench could not make the tables: loading would fail as well). */
-static int copy_tables(struct wl_job *j)
+static int copy_tables(struct wl_job *j, struct prepared_server *ps)
 {
-    char key[65], why[512];
-    if (prepared_find(j, key, why, sizeof(why)) != 0) {
+    char why[512];
+    if (prepared_find(j, ps, why, sizeof(why)) != 0) {
         log_info("%s: loads its tables: %s", j->t->name, why);
         return 0;
     }
@@ -207,7 +207,7 @@ static int copy_tables(struct wl_job *j)
     if (run_sysbench_as(j, &empty, WORKLOAD_PREPARE, 0, "sysbench-prepare.out",
                         j->cfg->timeout_prepare, 200) < 0)
         return -1;
-    if (prepared_import(j, key, why, sizeof(why)) == 0)
+    if (prepared_import(j, ps, why, sizeof(why)) == 0)
         return 1;
     log_warn("%s: the copy of its tables failed (%s); it loads them", j->t->name, why);
     struct sql_result r = {0};
@@ -226,7 +226,8 @@ static int prepare(struct wl_job *j)
         return wl_fail(j, "cannot create database sbtest in %s", j->t->name);
     sql_result_free(&r);
     double t0 = monotime_s();
-    int copied = copy_tables(j);
+    struct prepared_server ps = {0};
+    int copied = copy_tables(j, &ps);
     if (copied < 0)
         return -1;
     if (!copied &&
@@ -240,7 +241,7 @@ static int prepare(struct wl_job *j)
     working_set(j);
     if (j->cfg->compression == COMP_NONE) {
         if (!copied)
-            prepared_save(j, took);
+            prepared_save(j, &ps, took);
         return 0;
     }
 
@@ -261,7 +262,7 @@ static int prepare(struct wl_job *j)
              j->t->name, key_choice("compression", j->cfg->compression), c.ratio, c.allocated,
              c.logical);
     if (!copied)
-        prepared_save(j, took);
+        prepared_save(j, &ps, took);
     return 0;
 }
 
