@@ -242,9 +242,12 @@ static int before(struct probe_target *pt, void **state)
     st->t = pt->t;
     st->delayacct_old = -1;
     st->cache_old = -1;
-    char *out = run_sh(pt->t, "f=" SYSCTL "; if [ -e $f ]; then read v < $f; echo \"old $v\"; "
-                              "echo 1 > $f; read v < $f; echo \"now $v\"; else echo none; fi; "
-                              "read a b < /proc/uptime; echo \"U $a\"");
+    /* the uptime read before the switch: a thread that started (in whole
+     * ticks) before it was surely created before the switch; one created
+     * in the same tick after it is never taken for older */
+    char *out = run_sh(pt->t, "read a b < /proc/uptime; f=" SYSCTL "; if [ -e $f ]; then "
+                              "read v < $f; echo \"old $v\"; echo 1 > $f; read v < $f; "
+                              "echo \"now $v\"; else echo none; fi; echo \"U $a\"");
     int old, now;
     double since;
     if (out && chain_parse_delayacct(out, &old, &now, &since) == 0) {
