@@ -351,16 +351,26 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
             used += (size_t)snprintf(buf + used, len - used,
                                      "%s%s: predicted %.2f TPS per guest from %s's budget.",
                                      used ? "\n" : "", name, p.predicted, from);
-        else
+        else {
+            char saved[200];
+            if (isfinite(p.miss_cost))
+                snprintf(saved, sizeof(saved),
+                         "%.2f buffer-pool misses per transaction, %s's %.2f, each costing %.2f ms "
+                         "there",
+                         p.misses_a, from, p.misses_g, 1000 * p.miss_cost);
+            else
+                snprintf(saved, sizeof(saved),
+                         "decompression %.2f ms per transaction, %s's %.2f; no miss cost measured",
+                         1000 * p.decomp_a, from, 1000 * p.decomp_g);
             used += (size_t)snprintf(
                 buf + used, len - used,
                 "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
-                "transaction at %.3f ms, through the %s; decompression %.2f ms per transaction, "
-                "%s's %.2f), measured %.2f: %+.1f %% %s (tolerance %.0f %%).",
-                used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path,
-                1000 * p.decomp_a, from, 1000 * p.decomp_g,
+                "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %% %s "
+                "(tolerance %.0f %%).",
+                used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
                 p.measured, 100 * p.error, p.agrees ? "-- the prediction holds" : "-- it does not hold",
                 100 * p.tolerance);
+        }
     }
 }
 

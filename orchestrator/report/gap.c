@@ -60,6 +60,10 @@ enum gap_metric {
     M_PS_SYNCH,
     M_MEMORY,
     M_OVERHEAD,
+    M_PROBE_HOT_S,
+    M_PROBE_HOT_READS,
+    M_PROBE_COLD_S,
+    M_PROBE_COLD_READS,
     M_N
 };
 
@@ -113,6 +117,10 @@ static const char *const metric_names[M_N] = {
     [M_PS_SYNCH] = "ps_synch_wait_s",
     [M_MEMORY] = "guest_memory_bytes",
     [M_OVERHEAD] = "memory_overhead_bytes",
+    [M_PROBE_HOT_S] = "miss_probe_hot_s",
+    [M_PROBE_HOT_READS] = "miss_probe_hot_reads",
+    [M_PROBE_COLD_S] = "miss_probe_cold_s",
+    [M_PROBE_COLD_READS] = "miss_probe_cold_reads",
 };
 
 struct target {
@@ -286,7 +294,10 @@ static void target_budget(const struct target *t, double w, struct budget *b)
 /* ---- one target's layers ---- */
 
 /* Figures of one target, in the order of the fields averaged below. */
-enum { F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_LAYER0, F_N = F_LAYER0 + 5 * GAP_LAYERS };
+enum {
+    F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_MISS_COST, F_LAYER0,
+    F_N = F_LAYER0 + 5 * GAP_LAYERS
+};
 
 static void target_figures(const struct target *t, bool guest_arm, double *f)
 {
@@ -302,6 +313,10 @@ static void target_figures(const struct target *t, bool guest_arm, double *f)
     f[F_BP] = v[M_BP_BYTES];
     f[F_MEM] = v[M_MEMORY];
     f[F_OVERHEAD] = v[M_OVERHEAD];
+    /* the miss-cost probe (workloads/misscost.h): too few extra misses, or
+     * none recorded, is n/a */
+    double extra = v[M_PROBE_COLD_READS] - v[M_PROBE_HOT_READS];
+    f[F_MISS_COST] = extra >= GAP_MISS_PROBE_MIN ? (v[M_PROBE_COLD_S] - v[M_PROBE_HOT_S]) / extra : NAN;
     /* copies: the buffer pool's share of the working set, the guest page
      * cache's (a guest) and the host page cache's -- each at most one copy:
      * a cache that holds more than the working set holds other files too
@@ -500,6 +515,7 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
     out->bp_bytes = mean[F_BP];
     out->memory_bytes = mean[F_MEM];
     out->overhead_bytes = mean[F_OVERHEAD];
+    out->miss_cost = mean[F_MISS_COST];
     for (int l = 0; l < GAP_LAYERS; l++) {
         struct gap_layer_figures *g = &out->layer[l];
         const double *x = &mean[F_LAYER0 + 5 * l];

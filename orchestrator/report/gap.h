@@ -108,6 +108,7 @@
 #define GAP_READAHEAD_ALLOWANCE 64  /* ... + this many reads per target (readahead, metadata) */
 #define GAP_QEMU_READS_TOLERANCE 0.10    /* QEMU read requests vs guest block reads */
 #define GAP_HOSTDEV_READS_TOLERANCE 0.25 /* cache=none: host device reads vs QEMU reads */
+#define GAP_MISS_PROBE_MIN 20 /* fewer extra misses in the miss-cost probe: its cost n/a */
 
 /* the parts of a budget, in the order they are shown */
 enum gap_part { GAP_CPU, GAP_CONTENTION, GAP_READS, GAP_COMMIT, GAP_LOCKS, GAP_CLIENT, GAP_PARTS };
@@ -157,6 +158,8 @@ struct gap_arm {
     double ws_bytes, bp_bytes; /* working_set_bytes, buffer_pool_bytes */
     double memory_bytes;      /* guest_memory_bytes */
     double overhead_bytes;    /* memory_overhead_bytes: a guest's memory outside the pool */
+    double miss_cost;         /* seconds a buffer-pool miss adds to a statement (the
+                                 miss_probe_* samples, workloads/misscost.h); NAN n/a */
     struct gap_layer_figures layer[GAP_LAYERS];
     double copies; /* copies of the data held at once; NAN unknown */
     const char *hypervisor_fields; /* the first run's meta.json hypervisor_fields, "" if none */

@@ -115,12 +115,25 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     }
     if (out->reads_a > 0 && !isfinite(out->lat_a))
         return no(out, "no read latency was measured on its path");
-    /* the decompressions go with the misses */
+    /* what the misses cost beyond their wait goes with them: measured (the
+     * miss-cost probe), else only their decompressions */
+    out->misses_g = L[GAP_LAYER_INNODB].reads;
+    out->miss_cost = g->miss_cost;
     out->decomp_g = g->uncmp;
-    if (!isfinite(out->decomp_g))
-        return no(out, "the untuned guest's decompression time (INNODB_CMP) is not known");
-    out->decomp_a = out->decomp_g * ma / mg;
-    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - (out->decomp_g - out->decomp_a);
+    double saved;
+    if (isfinite(out->miss_cost) && isfinite(out->misses_g)) {
+        out->misses_a = out->misses_g * ma / mg;
+        saved = (out->misses_g - out->misses_a) * fmax(0, out->miss_cost - out->lat_g);
+        out->decomp_a = NAN;
+    } else {
+        if (!isfinite(out->decomp_g))
+            return no(out, "neither the untuned guest's miss cost (the probe) nor its "
+                           "decompression time (INNODB_CMP) is known");
+        out->miss_cost = out->misses_a = NAN;
+        out->decomp_a = out->decomp_g * ma / mg;
+        saved = out->decomp_g - out->decomp_a;
+    }
+    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved;
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;

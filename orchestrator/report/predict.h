@@ -20,12 +20,19 @@
  *            latency; O_DIRECT and cache=none (the device), the host
  *            device's read latency (G's, else the host arm's) plus the
  *            virtual disk's own (G's guest block latency - QEMU's)
- *   D_G      G's decompression CPU per transaction (INNODB_CMP's
- *            uncompress time, its CPU share; 0 without compression): a
- *            miss on a compressed table decompresses the page it reads, so
- *            D_A = D_G x miss(pool_A) / miss(pool_G)
- *   w_A      w_G - R_G + r_A x l_A - (D_G - D_A)
- *            (commit, locks, the rest of the CPU and the contention as G's)
+ *   m_G      G's buffer-pool misses per transaction (InnoDB data reads,
+ *            every thread's); m_A = m_G x miss(pool_A) / miss(pool_G)
+ *   c_G      what a miss adds to a statement in G, measured after its
+ *            measure phase (workloads/misscost.h: cold lookups against hot
+ *            ones): the read, the decompression of a compressed page, the
+ *            LRU's free frame, the guest kernel's path
+ *   w_A      w_G - R_G + r_A x l_A - (m_G - m_A) x max(0, c_G - l_G)
+ *            (the misses saved cost what they cost in G beyond their wait,
+ *            which the reads' terms move; commit, locks and the rest as
+ *            G's). Results without the probe fall back to the misses'
+ *            decompressions alone: D_A = D_G x miss(pool_A) / miss(pool_G)
+ *            (D_G: G's INNODB_CMP uncompress time, its CPU share) in place
+ *            of the last term, w_A = w_G - R_G + r_A x l_A - (D_G - D_A)
  *   TPS_A    k / w_A per guest
  *
  * The prediction agrees when |measured - predicted| / measured is within
@@ -49,7 +56,9 @@ struct prediction {
     double reads_g, reads_a;  /* foreground reads per transaction */
     double lat_g, lat_a;      /* seconds per read */
     const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
-    double decomp_g, decomp_a;  /* decompression CPU, seconds per transaction */
+    double misses_g, misses_a;  /* buffer-pool misses per transaction (all threads) */
+    double miss_cost;           /* G's seconds per miss (the probe); NAN: not measured */
+    double decomp_g, decomp_a;  /* without miss_cost: decompression CPU, s per transaction */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */
     double error;             /* (measured - predicted) / measured */

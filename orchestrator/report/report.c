@@ -68,10 +68,15 @@ const char report_prediction_rule[] =
     "outside the pool), foreground reads per transaction r_A = r_G x miss(pool_A) / miss(pool_G) "
     "with miss(b) = max(0, 1 - b / working set), a read's latency on its path (the guest page cache: "
     "the untuned guest's; O_DIRECT over the host page cache: its guest block read latency; "
-    "cache=none: the host device's plus the virtual disk's own), the decompressions' CPU going "
-    "with the misses (D_A = D_G x miss(pool_A) / miss(pool_G), D_G the untuned guest's INNODB_CMP "
-    "uncompress time, CPU share), w_A = w_G - the untuned guest's read time + r_A x latency - (D_G "
-    "- D_A), TPS = k / w_A. It agrees when the measured TPS is within max(15 %, "
+    "cache=none: the host device's plus the virtual disk's own), the misses m_A = m_G x "
+    "miss(pool_A) / miss(pool_G) (m_G: the untuned guest's InnoDB data reads per transaction, "
+    "every thread's), what a miss adds to a statement in the untuned guest c_G (measured after "
+    "its measure phase: lookups on pages outside the pool against the same lookups again, the "
+    "pages then in it), w_A = "
+    "w_G - the untuned guest's read time + r_A x latency - (m_G - m_A) x (c_G - its read "
+    "latency), TPS = k / w_A. Results without the miss-cost probe take only the misses' "
+    "decompressions (INNODB_CMP uncompress time, CPU share) as what they cost. It agrees when the "
+    "measured TPS is within max(15 %, "
     "2 x its 95 % CI) of it.";
 
 const char report_gap_rule[] =

@@ -20,7 +20,8 @@
  *   record    each target's report, its intervals and whether it was
  *             steady (its drift against its own CI); the arm's TPS over the
  *             common window (window.h) and the 95 % CI half-width it
- *             reached (batch means)
+ *             reached (batch means); then, the counters all read, what a
+ *             buffer-pool miss costs each target (misscost.h)
  *
  * The command lines and the parser are sysbench.c's. */
 #include "workloads/workload.h"
@@ -32,6 +33,7 @@
 #include "util/log.h"
 #include "util/monotime.h"
 #include "util/xalloc.h"
+#include "workloads/misscost.h"
 #include "workloads/prepared.h"
 #include "workloads/steady.h"
 #include "workloads/sysbench.h"
@@ -532,8 +534,14 @@ static void arm_ci(struct wl_run *r, const struct run_config *cfg)
                  r->measure_s >= (double)cfg->duration_max ? ": duration_max cut it short" : "");
 }
 
+/* a target that measured prices a buffer-pool miss (misscost.h) */
+static int probe_misses(struct wl_job *j)
+{
+    return oltp_of(j)->parsed ? misscost_probe(j) : 0;
+}
+
 /* each target's report and intervals, and the arm's TPS over the common
- * window (window.h) */
+ * window (window.h); then, every counter read, what a miss costs */
 static int record(struct wl_run *r, int rc, double *headline)
 {
     struct window_guest *wg = xcalloc(r->n, sizeof(*wg));
@@ -566,6 +574,8 @@ static int record(struct wl_run *r, int rc, double *headline)
                  w.window_s, w.skew_s);
     }
     free(wg);
+    if (parsed)
+        wl_each(r, probe_misses, false);
     return rc;
 }
 

@@ -6,7 +6,8 @@
 # guests started measuring within a second of each other, every sample line
 # parses, every target's chain recorded its block I/O, every arm's time
 # budget closes, the report shows the four arms and what tuned_memory won
-# or lost against the untuned guest, and nothing is left.
+# or lost against the untuned guest, the miss-cost probe fits each arm's
+# pool and prices the prediction, and nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -165,4 +166,19 @@ done
 echo "$out" | grep -E "^  tuned_memory (gains [0-9.]+ % over|loses [0-9.]+ % of) guest's TPS per guest: [-0-9.]+ \+- [0-9.]+ points " ||
   fail "no split of tuned_memory against the untuned guest"
 echo "$out" | grep -E '^  tuned(_memory)?: (predicted|no prediction)' || fail "no prediction line for the tuned arms"
+# the miss-cost probe (workloads/misscost.h) ran in every server; where the
+# data exceeds the 8 MB pool the cold lookups missed and took longer than
+# the same lookups again, and tuned_memory's pool holds the table: its cold
+# lookups (almost) never miss. The prediction prices the misses with it.
+[ "$(q '.metric == "miss_probe_cold_reads"' | grep -c .)" -eq $targets ] ||
+  fail "the miss-cost probe recorded in $(q '.metric == "miss_probe_cold_reads"' | grep -c .) of $targets servers"
+jq -se 'map(select(.metric | startswith("miss_probe_"))) | group_by([.labels.arm, .labels.guest])
+  | map({arm: .[0].labels.arm, v: (map({(.metric): .value}) | add)})
+  | map(. + {extra: (.v.miss_probe_cold_reads - .v.miss_probe_hot_reads),
+             slower: (.v.miss_probe_cold_s > .v.miss_probe_hot_s)})
+  | map(select(if .arm == "tuned_memory" then .extra >= 20 else (.extra < 20 or (.slower | not)) end))
+  | if length == 0 then true else error("miss probes against their pools: \(.)") end' "$s" >/dev/null ||
+  fail "a miss-cost probe does not fit its pool (misses where the pool holds the table, or none or no cost where it does not)"
+echo "$out" | grep -E "^  tuned_memory: predicted .* guest's [0-9.]+, each costing [0-9.]+ ms there\)" ||
+  fail "tuned_memory's prediction does not price the misses with the probe"
 [ -f "$r/report.html" ] || fail "no report.html"

@@ -11,41 +11,6 @@
 
 FUZZ_INITIALIZE_QUIET
 
-/* text as rows of tab-separated cells, every row as wide as the first */
-static void rows_of(char *text, struct sql_result *r)
-{
-    r->rows = r->cols = 0;
-    r->cells = NULL;
-    size_t cap = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t cols = 1;
-        for (char *p = line; *p; p++)
-            cols += *p == '\t';
-        if (!r->rows)
-            r->cols = cols > 8 ? 8 : cols;
-        if (cols != r->cols)
-            continue;
-        if ((r->rows + 1) * r->cols > cap) {
-            cap = (r->rows + 1) * r->cols * 2;
-            r->cells = realloc(r->cells, cap * sizeof(char *));
-            if (!r->cells)
-                abort();
-        }
-        char *cell = line;
-        for (size_t c = 0; c < r->cols; c++) {
-            char *tab = strchr(cell, '\t');
-            if (tab)
-                *tab = '\0';
-            r->cells[r->rows * r->cols + c] = cell;
-            cell = tab ? tab + 1 : cell + strlen(cell);
-        }
-        r->rows++;
-    }
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -73,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     case 2: {
         struct sql_result r;
-        rows_of(text, &r);
+        fuzz_rows(text, &r);
         int tids[16];
         int n = chain_parse_processlist(&r, tids, 16);
         for (int i = 0; i < n && i < 16; i++)
@@ -84,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     case 3: {
         struct sql_result r;
-        rows_of(text, &r);
+        fuzz_rows(text, &r);
         unsigned long long ids[16];
         int n = perfschema_parse_threads(&r, ids, 16);
         if (n > (int)r.rows)
@@ -94,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     default: {
         struct sql_result r;
-        rows_of(text, &r);
+        fuzz_rows(text, &r);
         struct ps_reading ps;
         if (perfschema_parse_sums(&r, &ps) == 0)
             for (int k = 0; k < PS_KINDS; k++)
