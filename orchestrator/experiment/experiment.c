@@ -193,6 +193,28 @@ static int collect_one(struct wl_job *j)
     return 0;
 }
 
+/* meta.json's "prepare": [{"guest": n, "how": "loaded" | "copied", "s": ...}],
+ * the targets whose workload prepared data */
+static void record_prepare(const struct experiment *e)
+{
+    if (!e->meta_run)
+        return;
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < e->n; i++) {
+        if (!e->t[i].prepared)
+            continue;
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "guest", json_object_new_int(e->t[i].guest));
+        json_object_object_add(o, "how", json_object_new_string(e->t[i].prepared));
+        json_object_object_add(o, "s", json_object_new_double(e->t[i].prepare_s));
+        json_object_array_add(a, o);
+    }
+    if (json_object_array_length(a))
+        json_object_object_add(e->meta_run, "prepare", a);
+    else
+        json_object_put(a);
+}
+
 int experiment_run(struct experiment *e)
 {
     if (!e->ops)
@@ -208,6 +230,7 @@ int experiment_run(struct experiment *e)
     else
         log_info("prepare: %s in %zu target%s", ops->name, e->n, e->n == 1 ? "" : "s");
     int rc = wl_each(&r, ops->prepare, false);
+    record_prepare(e);
     if (rc == 0 && e->cfg->drop_caches)
         rc = drop_caches(e, &r);
     r.phase = "warm-up";

@@ -9,7 +9,8 @@
  *
  * One run, for every target at once:
  *
- *   prepare   the workload's (workloads/workload.h)
+ *   prepare   the workload's (workloads/workload.h); how each target's data
+ *             came (loaded or copied) and how long it took into meta.json
  *   caches    drop_caches = yes: sync and drop the page cache of every host
  *             a target runs on (hostside.h: over ssh for a remote host; a
  *             host without a shell transport is named in a warning)
@@ -40,6 +41,8 @@ struct experiment {
     struct target *t;
     size_t n;
     struct samples *samples;
+    json_object *meta_run;    /* the run's meta.json entry (not owned), or NULL: after the
+                                 prepare phase, "prepare" says how each target's data came */
     char error[512];          /* the first failure: "in phase P: what, naming the target" */
     double headline;          /* the result: the arm's headline figure (TPS over the common
                                  window for sysbench-oltp; MB/s for a raw I/O workload) */

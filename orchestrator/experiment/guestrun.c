@@ -253,7 +253,8 @@ static int run_experiment(struct guest_run *gr)
         /* tables loaded once per image are kept beside it (workloads/prepared.h) */
         path_join(t[i].prepared_dir, sizeof(t[i].prepared_dir), r->img.dir, "prepared");
     }
-    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples};
+    struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples,
+                           .meta_run = gr->run->meta_run};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
     if (e.hv_fields[0]) {

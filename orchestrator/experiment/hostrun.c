@@ -60,7 +60,7 @@ int hostrun_execute(struct run *run)
     if (innodb_version(t.sql, version, sizeof(version)) == 0)
         meta_set(r->meta, "versions", "mariadb_host", json_object_new_string(version));
 
-    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples};
+    struct experiment e = {.cfg = cfg, .t = &t, .n = 1, .samples = r->samples, .meta_run = run->meta_run};
     int rc = experiment_run(&e);
     r->cpu_measure_s += e.cpu_measure_s;
     if (rc < 0) {

@@ -97,6 +97,9 @@ struct target {
     char prepared_dir[PATH_MAX]; /* where tables prepared for its image are kept on this
                                     machine (workloads/prepared.h); "": it loads its own */
     char host_label[512];     /* that host's label in samples */
+    const char *prepared;     /* how its workload's data came: "loaded", "copied"; NULL none
+                                 (set by the workload's prepare) */
+    double prepare_s;         /* and how long that took */
     long long host_memory;    /* MemTotal of its host; -1 unknown (set by the experiment) */
     char dir[PATH_MAX];       /* where its raw logs go, on this machine */
     /* the running program, between target_start and target_wait */

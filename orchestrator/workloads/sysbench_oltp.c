@@ -239,6 +239,8 @@ static int prepare(struct wl_job *j)
     json_object *how = json_object_new_object();
     json_object_object_add(how, "prepare", json_object_new_string(copied ? "copied" : "loaded"));
     samples_add(j->samples, "prepare_s", took, "s", j->t->guest, NULL, 0, how);
+    j->t->prepared = copied ? "copied" : "loaded";
+    j->t->prepare_s = took;
     log_info("%s: tables %s in %.1f s", j->t->name, copied ? "copied" : "loaded", took);
     working_set(j);
     if (j->cfg->compression == COMP_NONE) {

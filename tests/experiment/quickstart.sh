@@ -7,7 +7,8 @@
 # parses, every target's chain recorded its block I/O, every arm's time
 # budget closes, the report shows the four arms and what tuned_memory won
 # or lost against the untuned guest, the miss-cost probe fits each arm's
-# pool and prices the prediction, and nothing is left.
+# pool and prices the prediction, meta.json says how each target's tables
+# came, and nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -181,4 +182,8 @@ jq -se 'map(select(.metric | startswith("miss_probe_"))) | group_by([.labels.arm
   fail "a miss-cost probe does not fit its pool (misses where the pool holds the table, or none or no cost where it does not)"
 echo "$out" | grep -E "^  tuned_memory: predicted .* guest's [0-9.]+, each costing [0-9.]+ ms there\)" ||
   fail "tuned_memory's prediction does not price the misses with the probe"
+# how each target's tables came, on record
+jq -e '[.runs[] | (.prepare | length) == (if .arm == "host" then 1 else 2 end)
+        and ([.prepare[].how] - ["loaded", "copied"] | length) == 0] | all' "$r/meta.json" >/dev/null ||
+  fail "meta.json: a run without how its tables came (prepare)"
 [ -f "$r/report.html" ] || fail "no report.html"
