@@ -31,8 +31,10 @@ const struct cli_option cmd_clean_options[] = {
     {"pool-dir", 'd', "DIR", CLI_VALUE_DIR, NULL,
      "its directory, next to which host arms live (default: the scenario key pool_dir's)"},
     {"images", 'i', NULL, CLI_VALUE_NONE, NULL,
-     "also remove the base images uploaded into the pool (uploaded again when needed), unless "
-     "a session of this machine runs or another session's domain or volume remains"},
+     "also remove the base images uploaded into the pool (uploaded again when needed) and, for "
+     "this machine's libvirt, the image cache's saved ready guests and prepared tables (made "
+     "again when needed), unless a session of this machine runs or another session's domain or "
+     "volume remains"},
     {"foreign", 'f', NULL, CLI_VALUE_NONE, NULL,
      "also remove leftovers no session of this machine recorded (another machine's, or from an "
      "older vbed); never a running domain, nor the volumes of a session with a running domain"},
@@ -79,6 +81,9 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
     struct hostside *hs = hostside_new(ctx->uri);
     if (!hs)
         return EXIT_USAGE;
+    /* the image cache is this machine's: only a local libvirt's clean
+     * touches it */
+    o.derived = hostside_uri(hs)->transport == HT_LOCAL;
     if (hostside_uri(hs)->transport == HT_SSH)
         leftovers_clean_remote_host(hs, pool_dir, &o, &c);
     else if (hostside_uri(hs)->transport == HT_LOCAL)

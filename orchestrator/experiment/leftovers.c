@@ -1,6 +1,7 @@
 /* leftovers.c: find and remove what a dead vbed left (see leftovers.h). */
 #include "experiment/leftovers.h"
 
+#include "image/image.h"
 #include "targets/hostarm.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -240,6 +241,14 @@ static void clean_volumes(struct clean *c)
     if (in_use && c->out->images_kept)
         printf("kept %d base image volume%s: %s\n", c->out->images_kept,
                c->out->images_kept == 1 ? "" : "s", in_use);
+    /* the cache's saved states and kept tables are made again when needed:
+     * they go on the same terms as the base images */
+    if (c->o->images && c->o->derived) {
+        if (in_use)
+            printf("kept the image cache's saved ready guests and prepared tables: %s\n", in_use);
+        else
+            c->out->removed += image_remove_derived(c->o->dry_run, &c->out->failed);
+    }
     storage_free_names(names, n);
     storage_close(st);
 }

@@ -9,7 +9,9 @@
  * `foreign` is set; even then a running domain, and the volumes of a
  * session with a running domain, stay. Base images go only with `images`,
  * and only when no session of this machine is alive or unknown and no
- * other session's domain or volume (whose disks they may back) remains. */
+ * other session's domain or volume (whose disks they may back) remains;
+ * under the same rule what the image cache keeps beside the images (saved
+ * ready guests, tables kept for copying) goes with `derived`. */
 #ifndef VBED_LEFTOVERS_H
 #define VBED_LEFTOVERS_H
 
@@ -21,6 +23,8 @@
 struct leftovers_opts {
     const char *pool;
     bool images;   /* also the base images uploaded into the pool */
+    bool derived;  /* with images: also this machine's image cache's saved ready
+                      guests and kept tables (image_remove_derived) */
     bool foreign;  /* also leftovers no session of this machine recorded */
     bool dry_run;  /* list only */
 };

@@ -212,6 +212,56 @@ int image_list(void)
     return 0;
 }
 
+/* every entry of dir/sub (a saved state or a kept copy, finished or being
+ * made), removed or listed */
+static int remove_entries(const char *dir, const char *sub, const char *what, bool dry_run,
+                          int *failed)
+{
+    char parent[PATH_MAX];
+    path_join(parent, sizeof(parent), dir, sub);
+    DIR *d = opendir(parent);
+    struct dirent *de;
+    int n = 0;
+    while (d && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        char path[PATH_MAX];
+        path_join(path, sizeof(path), parent, de->d_name);
+        if (!dry_run)
+            paths_remove_tree(path);
+        if (!dry_run && access(path, F_OK) == 0) {
+            log_error("Cannot remove %s '%s'.", what, path);
+            (*failed)++;
+            continue;
+        }
+        printf("%s %s %s\n", dry_run ? "would remove" : "removed", what, path);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int image_remove_derived(bool dry_run, int *failed)
+{
+    char dir[PATH_MAX];
+    image_cache_dir(dir, sizeof(dir));
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char sub[PATH_MAX];
+        path_join(sub, sizeof(sub), dir, de->d_name);
+        n += remove_entries(sub, "ready", "saved ready guest", dry_run, failed);
+        n += remove_entries(sub, "prepared", "prepared tables", dry_run, failed);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
 int image_remove(const char *id)
 {
     char dir[PATH_MAX];

@@ -46,5 +46,10 @@ int image_build(const char *name, const char *mirror, bool force, struct image_i
 int image_list(void);
 /* Remove a cached image by id (or unique prefix). */
 int image_remove(const char *id);
+/* What the cache keeps beside every image and makes again when needed: the
+ * saved ready guests (<image>/ready/) and the tables kept for copying
+ * (<image>/prepared/). A line each; dry_run lists only. The things removed
+ * (or that would be); *failed counts those that would not go. */
+int image_remove_derived(bool dry_run, int *failed);
 
 #endif

@@ -3,8 +3,11 @@
 # (pid and start time still match), not another machine's (domain owner
 # metadata), not a session it has no record of, not a KVM probe whose vbed
 # still runs; a record whose pid now belongs to another process is dead.
-# --images keeps base images while a session here lives. Uses libvirt's test
-# driver with a node file (domains, a pool, volumes) and fake session records.
+# --images keeps base images while a session here lives, and so the image
+# cache's saved ready guests and prepared tables; once no session lives it
+# removes those (made again when needed), never the cached image itself.
+# Uses libvirt's test driver with a node file (domains, a pool, volumes),
+# fake session records and a fake image cache.
 . "$VBED_SRC/tests/lib.sh"
 need_prog dash
 [ -s /etc/machine-id ] || skip "needs /etc/machine-id"
@@ -13,6 +16,13 @@ machine=$(cat /etc/machine-id)
 tag=$(printf '%s' "$machine" | tr -cd 'a-zA-Z0-9' | tr 'A-Z' 'a-z' | cut -c1-8)
 boot=$(cat /proc/sys/kernel/random/boot_id)
 export VBED_SESSION_DIR=$VBED_TEST_TMP/sessions
+# an image cache with a saved ready guest and a kept set of tables
+export VBED_CACHE_DIR=$VBED_TEST_TMP/cache
+img=$VBED_CACHE_DIR/images/debian-mariadb-0123456789ab
+mkdir -p "$img/ready/k1" "$img/prepared/k2"
+echo root >"$img/root.qcow2"
+echo state >"$img/ready/k1/state.save"
+echo '{}' >"$img/prepared/k2/meta.json"
 mkdir -p "$VBED_SESSION_DIR" "$VBED_TEST_TMP/pool"
 
 # a live session's process, and a stand-in for another running vbed
@@ -66,9 +76,31 @@ for kept in vbed-livese- vbed-norec- vbed-deadse-002 "vbed-probe-$tag-$othervbed
   case $out in *"removed "*"$kept"*) fail "removed $kept";; esac
 done
 contains "$out" "kept 1 base image volume: a session of this machine is alive" || fail "images not kept"
+contains "$out" "kept the image cache's saved ready guests and prepared tables: a session of this machine is alive" ||
+  fail "the image cache's saved guests and tables not kept while a session lives"
+[ -e "$img/ready/k1/state.save" ] && [ -e "$img/prepared/k2/meta.json" ] || fail "removed from the image cache while a session lives"
 contains "$out" "clean: removed 4, 0 failed" || fail "count"
 contains "$out" "left 3 things of running (or unknown) vbed sessions alone" || fail "live count"
 contains "$out" "left 4 things of other machines or unrecorded sessions alone (--foreign removes them)" || fail "foreign count"
 [ ! -e "$VBED_SESSION_DIR/deadse" ] && [ ! -e "$VBED_SESSION_DIR/reused" ] || fail "dead records not forgotten"
 [ -e "$VBED_SESSION_DIR/livese" ] || fail "a live session's record was removed"
 echo "only this machine's dead sessions' things removed"
+
+# no session lives any more and no domain or volume remains (a libvirt
+# with an empty pool): --images takes what the cache keeps beside the
+# images, not the cached image
+kill $live
+wait $live 2>/dev/null
+node=$VBED_TEST_TMP/empty.xml
+echo "<node><pool type='dir'><name>vbed</name><target><path>$VBED_TEST_TMP/pool</path></target></pool></node>" >"$node"
+expect_rc 0 "$VBED" -c "test://$node" clean --images --dry-run --pool-dir "$VBED_TEST_TMP/pool"
+contains "$out" "would remove saved ready guest $img/ready/k1" || fail "dry run: the saved ready guest not listed"
+contains "$out" "would remove prepared tables $img/prepared/k2" || fail "dry run: the prepared tables not listed"
+[ -e "$img/ready/k1/state.save" ] || fail "the dry run removed the saved ready guest"
+expect_rc 0 "$VBED" -c "test://$node" clean --images --pool-dir "$VBED_TEST_TMP/pool"
+echo "$out"
+contains "$out" "removed saved ready guest $img/ready/k1" || fail "the saved ready guest not removed"
+contains "$out" "removed prepared tables $img/prepared/k2" || fail "the prepared tables not removed"
+[ ! -e "$img/ready/k1" ] && [ ! -e "$img/prepared/k2" ] || fail "still in the image cache: $(ls -R "$img")"
+[ -e "$img/root.qcow2" ] || fail "clean removed the cached image itself"
+echo "the image cache's saved guests and tables go with --images once no session lives"
