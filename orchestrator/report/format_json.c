@@ -114,6 +114,7 @@ static struct json_object *jlayers(const struct gap_arm *g)
     json_object_object_add(o, "other_sigma_ms", jms(g->other_sigma));
     json_object_object_add(o, "other_share", jnum(gap_other_share(g)));
     json_object_object_add(o, "closes", isfinite(gap_other(g)) ? json_object_new_boolean(g->closes) : NULL);
+    json_object_object_add(o, "miss_cost_ms", jms(g->miss_cost));
     struct json_object *states = json_object_new_object();
     json_object_object_add(states, "on_cpu_ms_per_tx", jms(g->oncpu));
     json_object_object_add(states, "run_queue_ms_per_tx", jms(g->runq));

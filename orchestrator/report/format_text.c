@@ -331,6 +331,29 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
     return t;
 }
 
+/* What a buffer-pool miss adds to a statement in each arm (the miss-cost
+ * probe), one sentence; "" when no arm has the figure */
+static void miss_costs(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0, known = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct gap_arm *g = &r->variants[variant].cells[a].layers;
+        if (!g->targets)
+            continue;
+        known += isfinite(g->miss_cost);
+        char v[32];
+        if (isfinite(g->miss_cost))
+            snprintf(v, sizeof(v), "%.2f ms", 1000 * g->miss_cost);
+        else
+            snprintf(v, sizeof(v), "n/a");
+        used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "",
+                                 r->rd->arms[a].name, v);
+    }
+    if (!known)
+        buf[0] = '\0';
+}
+
 void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len)
 {
     size_t used = 0;
@@ -372,6 +395,14 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 100 * p.tolerance);
         }
     }
+    char costs[1024];
+    miss_costs(r, variant, costs, sizeof(costs));
+    if (*costs && used + 1 < len)
+        snprintf(buf + used, len - used,
+                 "%sWhat a buffer-pool miss adds to a statement, measured after each measure phase "
+                 "(lookups on pages outside the pool against the same lookups again; n/a: the pool "
+                 "holds the table): %s.",
+                 used ? "\n" : "", costs);
 }
 
 /* Each arm's budget: whether it closes, one sentence per arm. */

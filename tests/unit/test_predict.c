@@ -216,6 +216,7 @@ static void predicted_and_checked(void **state)
     assert_non_null(strstr(text, "decompression 0.00 ms per transaction, guest's 10.00"));
     assert_non_null(strstr(text, "-42.9 % -- it does not hold"));
     assert_non_null(strstr(text, "one: no prediction from guest: it runs 1 guest"));
+    assert_null(strstr(text, "What a buffer-pool miss adds")); /* no probe: not said */
     report_free(r);
     results_data_free(rd);
     test_remove_dir(dir);
@@ -252,6 +253,10 @@ static void predicted_from_the_miss_cost(void **state)
                                  "(0.00 foreground reads per transaction at 6.000 ms, through the "
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
                                  "each costing 5.00 ms there), measured 10.00: -185.7 %"));
+    assert_non_null(strstr(text, "\nWhat a buffer-pool miss adds to a statement, measured after "
+                                 "each measure phase (lookups on pages outside the pool against "
+                                 "the same lookups again; n/a: the pool holds the table): host "
+                                 "n/a, guest 5.00 ms, tuned n/a, tuned_memory n/a, one n/a."));
     report_free(r);
     results_data_free(rd);
     test_remove_dir(dir);
