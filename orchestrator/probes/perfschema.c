@@ -14,25 +14,6 @@
 
 /* ---- parsers (hostile input) ---- */
 
-/* a whole number of at most 20 digits, optionally ".digits" (a DECIMAL);
- * -1 otherwise */
-static int parse_number(const char *s, double *v)
-{
-    size_t digits = strspn(s, "0123456789");
-    if (digits == 0 || digits > 20)
-        return -1;
-    const char *p = s + digits;
-    if (*p == '.') {
-        size_t frac = strspn(p + 1, "0123456789");
-        if (frac == 0 || frac > 12)
-            return -1;
-        p += 1 + frac;
-    }
-    if (*p)
-        return -1;
-    *v = strtod(s, NULL);
-    return isfinite(*v) ? 0 : -1;
-}
 
 int perfschema_parse_threads(const struct sql_result *r, unsigned long long *ids, size_t max)
 {
@@ -60,7 +41,7 @@ int perfschema_parse_sums(const struct sql_result *r, struct ps_reading *out)
     for (size_t row = 0; row < r->rows; row++) {
         const char *kind = sql_cell(r, row, 0);
         double a, b;
-        if (parse_number(sql_cell(r, row, 1), &a) < 0 || parse_number(sql_cell(r, row, 2), &b) < 0)
+        if (sql_decimal(sql_cell(r, row, 1), &a) < 0 || sql_decimal(sql_cell(r, row, 2), &b) < 0)
             return -1;
         int k;
         for (k = 0; k < PS_KINDS && strcmp(kind, kind_names[k]) != 0; k++)

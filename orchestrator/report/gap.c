@@ -299,6 +299,12 @@ enum {
     F_N = F_LAYER0 + 5 * GAP_LAYERS
 };
 
+double gap_miss_cost(double hot_s, double hot_reads, double cold_s, double cold_reads)
+{
+    double extra = cold_reads - hot_reads;
+    return extra >= GAP_MISS_PROBE_MIN ? (cold_s - hot_s) / extra : NAN;
+}
+
 static void target_figures(const struct target *t, bool guest_arm, double *f)
 {
     const double *v = t->v;
@@ -313,10 +319,8 @@ static void target_figures(const struct target *t, bool guest_arm, double *f)
     f[F_BP] = v[M_BP_BYTES];
     f[F_MEM] = v[M_MEMORY];
     f[F_OVERHEAD] = v[M_OVERHEAD];
-    /* the miss-cost probe (workloads/misscost.h): too few extra misses, or
-     * none recorded, is n/a */
-    double extra = v[M_PROBE_COLD_READS] - v[M_PROBE_HOT_READS];
-    f[F_MISS_COST] = extra >= GAP_MISS_PROBE_MIN ? (v[M_PROBE_COLD_S] - v[M_PROBE_HOT_S]) / extra : NAN;
+    f[F_MISS_COST] = gap_miss_cost(v[M_PROBE_HOT_S], v[M_PROBE_HOT_READS], v[M_PROBE_COLD_S],
+                                   v[M_PROBE_COLD_READS]);
     /* copies: the buffer pool's share of the working set, the guest page
      * cache's (a guest) and the host page cache's -- each at most one copy:
      * a cache that holds more than the working set holds other files too

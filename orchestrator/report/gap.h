@@ -110,6 +110,11 @@
 #define GAP_HOSTDEV_READS_TOLERANCE 0.25 /* cache=none: host device reads vs QEMU reads */
 #define GAP_MISS_PROBE_MIN 20 /* fewer extra misses in the miss-cost probe: its cost n/a */
 
+/* What a buffer-pool miss adds to a statement, from the miss-cost probe's
+ * sums (workloads/misscost.h): (cold s - hot s) / (cold reads - hot
+ * reads); NAN below GAP_MISS_PROBE_MIN extra misses or a figure absent. */
+double gap_miss_cost(double hot_s, double hot_reads, double cold_s, double cold_reads);
+
 /* the parts of a budget, in the order they are shown */
 enum gap_part { GAP_CPU, GAP_CONTENTION, GAP_READS, GAP_COMMIT, GAP_LOCKS, GAP_CLIENT, GAP_PARTS };
 

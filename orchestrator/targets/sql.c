@@ -140,7 +140,7 @@ struct sql *sql_open_agent(virDomainPtr dom)
     return s;
 }
 
-static int run_agent(struct sql *s, const char *const stmts[], struct sql_result *out)
+char *sql_script(const char *const stmts[])
 {
     size_t len = 1;
     for (size_t i = 0; stmts[i]; i++)
@@ -150,6 +150,12 @@ static int run_agent(struct sql *s, const char *const stmts[], struct sql_result
         strcat(script, stmts[i]);
         strcat(script, ";\n");
     }
+    return script;
+}
+
+static int run_agent(struct sql *s, const char *const stmts[], struct sql_result *out)
+{
+    char *script = sql_script(stmts);
     /* --batch: tab-separated, one row per line; no column names */
     const char *argv[] = {"/usr/bin/mariadb", "--batch", "--skip-column-names", "--raw",
                           "-e", script, NULL};
@@ -272,6 +278,24 @@ const char *sql_cell(const struct sql_result *r, size_t row, size_t col)
     if (row >= r->rows || col >= r->cols)
         return "";
     return r->cells[row * r->cols + col];
+}
+
+int sql_decimal(const char *s, double *v)
+{
+    size_t digits = strspn(s, "0123456789");
+    if (digits == 0 || digits > 20)
+        return -1;
+    const char *p = s + digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        if (frac == 0 || frac > 12)
+            return -1;
+        p += 1 + frac;
+    }
+    if (*p)
+        return -1;
+    *v = strtod(s, NULL);
+    return isfinite(*v) ? 0 : -1;
 }
 
 double sql_number(const struct sql_result *r, size_t row, size_t col)

@@ -46,6 +46,14 @@ void sql_result_free(struct sql_result *r);
 #define SQL_REMOTE_MAX_ROWS 100000
 int sql_rows_from_reply(json_object *reply, struct sql_result *out);
 
+/* A cell as the server prints a non-negative number: digits (at most 20),
+ * optionally "." and 1-12 digits; no sign, space, exponent, hex or words.
+ * 0, or -1 (a guest's reply is hostile). */
+int sql_decimal(const char *s, double *v);
+/* stmts as one script, each ended by ";\n" (what the mariadb client runs);
+ * free it. */
+char *sql_script(const char *const stmts[]);
+
 /* Cell (row, col) as text / number (0 if missing). */
 const char *sql_cell(const struct sql_result *r, size_t row, size_t col);
 double sql_number(const struct sql_result *r, size_t row, size_t col);

@@ -7,7 +7,6 @@
 #include "util/xalloc.h"
 #include "workloads/workload.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +39,15 @@ static unsigned next(unsigned *x)
     return *x;
 }
 
+/* the lookups of each kind in one pass: one per row of a smaller table */
+static size_t per_pass(long long table_size)
+{
+    return table_size < MISSCOST_IDS ? (size_t)(table_size > 0 ? table_size : 1) : MISSCOST_IDS;
+}
+
 char **misscost_statements(long long table_size, unsigned seed)
 {
-    size_t n = table_size < MISSCOST_IDS ? (size_t)(table_size > 0 ? table_size : 1) : MISSCOST_IDS;
+    size_t n = per_pass(table_size);
     long long *ids = xcalloc(n, sizeof(*ids));
     size_t k = 0;
     char **st = xcalloc(2 + 6 * MISSCOST_PASSES + 1, sizeof(*st));
@@ -75,20 +80,6 @@ void misscost_free(char **stmts)
     free(stmts);
 }
 
-/* a decimal number as the server prints one: no sign, space, hex or words */
-static int number(const char *s, double *out)
-{
-    if (!((*s >= '0' && *s <= '9') || *s == '.') || strpbrk(s, "xXpP"))
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v < 0)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int misscost_parse(const struct sql_result *r, struct misscost *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
@@ -99,7 +90,7 @@ int misscost_parse(const struct sql_result *r, struct misscost *out, char *err, 
     }
     double v[4];
     for (size_t c = 0; c < 4; c++)
-        if (number(sql_cell(r, 0, c), &v[c]) < 0) {
+        if (sql_decimal(sql_cell(r, 0, c), &v[c]) < 0) {
             snprintf(err, errlen, "figure %zu is not a non-negative number: '%.40s'", c + 1,
                      sql_cell(r, 0, c));
             return -1;
@@ -110,8 +101,7 @@ int misscost_parse(const struct sql_result *r, struct misscost *out, char *err, 
 
 double misscost_per_miss(const struct misscost *m)
 {
-    double extra = m->cold_reads - m->hot_reads;
-    return extra >= GAP_MISS_PROBE_MIN ? (m->cold_s - m->hot_s) / extra : NAN;
+    return gap_miss_cost(m->hot_s, m->hot_reads, m->cold_s, m->cold_reads);
 }
 
 int misscost_probe(struct wl_job *j)
@@ -134,8 +124,7 @@ int misscost_probe(struct wl_job *j)
     misscost_free(st);
     if (rc < 0)
         return 0;
-    size_t n = size < MISSCOST_IDS ? (size_t)size : MISSCOST_IDS;
-    m.lookups = (long)n * MISSCOST_PASSES;
+    m.lookups = (long)per_pass(size) * MISSCOST_PASSES;
     struct samples *s = j->samples;
     int g = j->t->guest;
     samples_add(s, "miss_probe_hot_s", m.hot_s, "s", g, NULL, 0, NULL);

@@ -79,14 +79,7 @@ static void statements(void **state)
 
     /* the whole text for a small table */
     st = misscost_statements(1000, 2);
-    size_t len = 1;
-    for (size_t i = 0; st[i]; i++)
-        len += strlen(st[i]) + 2;
-    char *all = calloc(1, len);
-    for (size_t i = 0; st[i]; i++) {
-        strcat(all, st[i]);
-        strcat(all, ";\n");
-    }
+    char *all = sql_script((const char *const *)st);
     golden_check("golden/misscost-1000.sql", all);
     free(all);
     misscost_free(st);
