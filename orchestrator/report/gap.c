@@ -272,6 +272,20 @@ static void target_budget(const struct target *t, double w, struct budget *b)
      * into other */
     double blocked = w - b->oncpu - b->runq - b->io;
     double blocked_in = b->stmt - b->oncpu - b->runq - b->io;
+    /* a commit stage longer than its block I/O waited, asleep, for a redo
+     * log write or flush another thread issued (InnoDB's group commit: the
+     * page cleaner flushes the log up to a page's LSN before it writes the
+     * page; the waiter is neither in block I/O nor in a synch wait
+     * performance_schema times): commit I/O too, as far as the thread was
+     * blocked inside statements. Under a busy disk this was 3-9 % of the
+     * host arm's w here, left in other */
+    double commit_io = b->part[GAP_COMMIT];
+    double excess = b->commit_wait - commit_io;
+    double asleep = isnan(excess) ? NAN : excess <= 0 ? 0 : fmin_nan(excess, nonneg(blocked_in));
+    b->part[GAP_COMMIT] = commit_io + asleep;
+    if (asleep > 0 && asleep < excess)
+        b->res[GAP_COMMIT] += io_res;
+    blocked_in -= asleep;
     /* the client's turn: the connection thread blocked between statements
      * -- w - stmt, never more than it was blocked at all (its run-queue
      * wait and CPU between statements are contention's and CPU's) */

@@ -37,10 +37,14 @@
  *                                   behind the host's other work
  *   commit      min(commit stage, io)          the commit stage's block I/O
  *                                              (the redo log's write and flush)
+ *               + min(commit stage - io,       and, where the stage lasted
+ *                 blocked inside statements)   longer, its sleep on a log
+ *                                              flush another thread issued
  *   reads       min(data-file reads, io - commit)  buffer-pool misses' block I/O
  *   locks       min(synch waits,               performance_schema wait/synch/%,
- *               blocked inside statements)     as far as it was blocked time
- *                                              (stmt - oncpu - runq - io): an
+ *               blocked inside statements      as far as it was blocked time
+ *               left)                          (stmt - oncpu - runq - io, less
+ *                                              the commit's sleep): an
  *                                              uncontended latch's "wait" is
  *                                              CPU
  *   client      w - stmt, at most   sysbench's turn: the connection thread
@@ -54,7 +58,9 @@
  * A part whose counter is absent is NAN ("n/a", never 0) and its time is
  * in `other`; no other part takes it. A part whose cap needs an absent
  * counter is n/a too (the client and locks need on-CPU, run queue and
- * block I/O; locks the statement time; reads the commit stage): its time
+ * block I/O; locks the statement time and the commit stage; the commit,
+ * where its stage outlasted its block I/O, what the locks need; reads the
+ * commit stage): its time
  * goes to other as well -- so dropping a counter only ever makes other
  * grow. The budget closes when other lies
  * between GAP_CLOSE_LOW and GAP_CLOSE_HIGH of w: below, counters overlap

@@ -23,7 +23,10 @@ contains "$out" "guest loses 95.1 % of host's TPS per guest: 69.3 +- 1.2 points 
 contains "$out" "The budget of guest closes: other 3.4 % of its thread time" || fail "variant 1: the guest's budget does not close"
 contains "$out" "residual 19.4 +- 0.1 points. The model does not explain this run: the budget of guest does not close." || fail "variant 2: residual not flagged"
 contains "$out" "The budget of guest does not close: other 19.5 % of its thread time" || fail "variant 2: an open budget not said"
-contains "$out" "(n/a, in the residual: foreground reads, commit I/O)" || fail "an absent counter (and the part it caps) is not n/a"
+# the commit stage absent: commit I/O n/a, and the parts its counter caps
+# (reads: what it left of the block I/O; locks: what it slept of the
+# blocked time)
+contains "$out" "(n/a, in the residual: foreground reads, commit I/O, locks)" || fail "an absent counter (and the parts it caps) is not n/a"
 contains "$out" "guest  guest block      1.14       4.00        1.20       6.43 ms        3.00 ms  guest page cache      0.600" || fail "no guest block layer"
 contains "$out" "arm guest, variant 2: the layers' counters do not fit together: guest block reads" || fail "no consistency note"
 # copies: each cache counts up to one working set (the fixture's guest page cache holds more)
