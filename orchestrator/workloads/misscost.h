@@ -33,7 +33,7 @@
 
 struct wl_job;
 
-#define MISSCOST_PASSES 4
+#define MISSCOST_PASSES 12
 #define MISSCOST_IDS 100
 
 struct misscost {
