@@ -375,8 +375,15 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                                      "%s%s: predicted %.2f TPS per guest from %s's budget.",
                                      used ? "\n" : "", name, p.predicted, from);
         else {
-            char saved[200];
-            if (isfinite(p.miss_cost))
+            char saved[360];
+            if (isfinite(p.path_cost))
+                snprintf(saved, sizeof(saved),
+                         "%.2f buffer-pool misses per transaction, %s's %.2f, each costing %.2f ms "
+                         "there and %.2f ms on its path: a read through %s's virtual disk costs "
+                         "%.3f ms more than from its page cache",
+                         p.misses_a, from, p.misses_g, 1000 * p.miss_cost, 1000 * p.path_cost, from,
+                         1000 * p.read_extra);
+            else if (isfinite(p.miss_cost))
                 snprintf(saved, sizeof(saved),
                          "%.2f buffer-pool misses per transaction, %s's %.2f, each costing %.2f ms "
                          "there",

@@ -64,6 +64,8 @@ enum gap_metric {
     M_PROBE_HOT_READS,
     M_PROBE_COLD_S,
     M_PROBE_COLD_READS,
+    M_READ_CACHED,
+    M_READ_DIRECT,
     M_N
 };
 
@@ -121,6 +123,8 @@ static const char *const metric_names[M_N] = {
     [M_PROBE_HOT_READS] = "miss_probe_hot_reads",
     [M_PROBE_COLD_S] = "miss_probe_cold_s",
     [M_PROBE_COLD_READS] = "miss_probe_cold_reads",
+    [M_READ_CACHED] = "read_probe_cached_ms",
+    [M_READ_DIRECT] = "read_probe_direct_ms",
 };
 
 struct target {
@@ -309,7 +313,7 @@ static void target_budget(const struct target *t, double w, struct budget *b)
 
 /* Figures of one target, in the order of the fields averaged below. */
 enum {
-    F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_MISS_COST, F_LAYER0,
+    F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_MISS_COST, F_READ_EXTRA, F_LAYER0,
     F_N = F_LAYER0 + 5 * GAP_LAYERS
 };
 
@@ -335,6 +339,9 @@ static void target_figures(const struct target *t, bool guest_arm, double *f)
     f[F_OVERHEAD] = v[M_OVERHEAD];
     f[F_MISS_COST] = gap_miss_cost(v[M_PROBE_HOT_S], v[M_PROBE_HOT_READS], v[M_PROBE_COLD_S],
                                    v[M_PROBE_COLD_READS]);
+    /* what a read through the virtual disk costs beyond one from the page
+     * cache (workloads/readcost.h), seconds */
+    f[F_READ_EXTRA] = (v[M_READ_DIRECT] - v[M_READ_CACHED]) / 1000;
     /* copies: the buffer pool's share of the working set, the guest page
      * cache's (a guest) and the host page cache's -- each at most one copy:
      * a cache that holds more than the working set holds other files too
@@ -534,6 +541,7 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
     out->memory_bytes = mean[F_MEM];
     out->overhead_bytes = mean[F_OVERHEAD];
     out->miss_cost = mean[F_MISS_COST];
+    out->read_extra = mean[F_READ_EXTRA];
     for (int l = 0; l < GAP_LAYERS; l++) {
         struct gap_layer_figures *g = &out->layer[l];
         const double *x = &mean[F_LAYER0 + 5 * l];

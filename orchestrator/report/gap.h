@@ -171,6 +171,9 @@ struct gap_arm {
     double overhead_bytes;    /* memory_overhead_bytes: a guest's memory outside the pool */
     double miss_cost;         /* seconds a buffer-pool miss adds to a statement (the
                                  miss_probe_* samples, workloads/misscost.h); NAN n/a */
+    double read_extra;        /* seconds a read through the virtual disk costs beyond one
+                                 from the guest page cache (read_probe_*_ms,
+                                 workloads/readcost.h); NAN n/a */
     struct gap_layer_figures layer[GAP_LAYERS];
     double copies; /* copies of the data held at once; NAN unknown */
     const char *hypervisor_fields; /* the first run's meta.json hypervisor_fields, "" if none */

@@ -99,7 +99,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         return no(out, "the untuned guest's data fits its pool: its misses say nothing");
     /* a read's latency on A's path */
     const struct gap_layer_figures *L = g->layer;
-    double gb = per_request(&L[GAP_LAYER_GUEST]), q = per_request(&L[GAP_LAYER_QEMU]);
+    double gb = per_request(&L[GAP_LAYER_GUEST]), q = per_request(&L[GAP_LAYER_QEMU]), dev = 0;
     if (!a->direct) {
         out->path = "guest page cache";
         out->lat_a = out->lat_g;
@@ -108,7 +108,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         out->lat_a = gb;
     } else {
         out->path = "device";
-        double dev = per_request(&L[GAP_LAYER_HOST]);
+        dev = per_request(&L[GAP_LAYER_HOST]);
         if (!isfinite(dev) && r->host_arm >= 0)
             dev = per_request(&cells[r->host_arm].layers.layer[GAP_LAYER_HOST]);
         out->lat_a = dev + (isfinite(gb) && isfinite(q) ? fmax(0, gb - q) : 0);
@@ -120,11 +120,21 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     out->misses_g = L[GAP_LAYER_INNODB].reads;
     out->miss_cost = g->miss_cost;
     out->decomp_g = g->uncmp;
+    out->read_extra = g->read_extra;
+    out->path_cost = NAN;
     double saved;
     if (isfinite(out->miss_cost) && isfinite(out->misses_g)) {
         out->misses_a = out->misses_g * ma / mg;
         saved = (out->misses_g - out->misses_a) * fmax(0, out->miss_cost - out->lat_g);
         out->decomp_a = NAN;
+        /* O_DIRECT: every miss (a background read-ahead's too: one vCPU)
+         * goes through the virtual disk, which the read probe priced in G;
+         * a foreground read waits, beyond that, for the device under
+         * cache=none only (the host page cache's copy is in the probe) */
+        if (a->direct && isfinite(out->read_extra) && isfinite(dev)) {
+            out->lat_a = a->cache_none ? dev : 0;
+            out->path_cost = out->miss_cost - out->lat_g + fmax(0, out->read_extra) + out->lat_a;
+        }
     } else {
         if (!isfinite(out->decomp_g))
             return no(out, "neither the untuned guest's miss cost (the probe) nor its "
@@ -133,7 +143,8 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         out->decomp_a = out->decomp_g * ma / mg;
         saved = out->decomp_g - out->decomp_a;
     }
-    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved;
+    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved +
+               (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0);
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;

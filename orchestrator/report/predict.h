@@ -33,6 +33,16 @@
  *            decompressions alone: D_A = D_G x miss(pool_A) / miss(pool_G)
  *            (D_G: G's INNODB_CMP uncompress time, its CPU share) in place
  *            of the last term, w_A = w_G - R_G + r_A x l_A - (D_G - D_A)
+ *            With the read probe (workloads/readcost.h) and A on O_DIRECT:
+ *            x = max(0, d_G - b_G), a direct read in G against a cached
+ *            one -- what the virtual disk adds to a miss, which every miss
+ *            pays (a read-ahead's CPU too: one vCPU); a foreground read
+ *            waits beyond it only for the device, l_A = the host device's
+ *            read latency under cache=none, else 0 (the host page cache's
+ *            copy is in x):
+ *              w_A = w_G - R_G + r_A x l_A - (m_G - m_A) x max(0, c_G - l_G)
+ *                    + m_A x x
+ *            (a miss on A's path costs c_A = c_G - l_G + x + l_A)
  *   TPS_A    k / w_A per guest
  *
  * The prediction agrees when |measured - predicted| / measured is within
@@ -58,6 +68,8 @@ struct prediction {
     const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
     double misses_g, misses_a;  /* buffer-pool misses per transaction (all threads) */
     double miss_cost;           /* G's seconds per miss (the probe); NAN: not measured */
+    double read_extra;          /* G's direct read - cached read (readcost.h), s; NAN */
+    double path_cost;           /* a miss on A's O_DIRECT path, s; NAN: not used */
     double decomp_g, decomp_a;  /* without miss_cost: decompression CPU, s per transaction */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */

@@ -35,6 +35,30 @@ int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write,
     return 0;
 }
 
+int fio_randread_cmdline(struct fio_cmdline *c, const char *file, long long bs, bool direct, int n)
+{
+    size_t used = 0, i = 0;
+    memset(c, 0, sizeof(*c));
+    c->argv[i++] = "fio";
+    c->argv[i++] = "--name=vbed";
+    c->argv[i++] = keep(c, &used, "--filename=%s", file);
+    c->argv[i++] = "--readonly";
+    c->argv[i++] = "--rw=randread";
+    c->argv[i++] = keep(c, &used, "--bs=%lld", bs);
+    c->argv[i++] = keep(c, &used, "--number_ios=%d", n);
+    c->argv[i++] = "--ioengine=psync";
+    c->argv[i++] = direct ? "--direct=1" : "--direct=0";
+    c->argv[i++] = "--invalidate=0";
+    c->argv[i++] = "--randrepeat=1";
+    c->argv[i++] = "--output-format=json";
+    c->argv[i] = NULL;
+    if (strstore_overflowed(used, sizeof(c->store))) {
+        memset(c, 0, sizeof(*c));
+        return -1;
+    }
+    return 0;
+}
+
 /* a number member of o, or NAN */
 static double num(json_object *o, const char *key)
 {

@@ -25,6 +25,12 @@ struct fio_cmdline {
  * 0, or -1 if file is too long for the store (the caller reports it). */
 int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file);
 
+/* fio's argv for n random reads of bs bytes of an existing file, read-only,
+ * direct (O_DIRECT) or through the page cache; never invalidating the page
+ * cache first (--invalidate=0: a buffered job reads what is cached), the
+ * same offsets every time (--randrepeat=1). 0, or -1 if file does not fit. */
+int fio_randread_cmdline(struct fio_cmdline *c, const char *file, long long bs, bool direct, int n);
+
 struct fio_result {
     bool write;                /* the direction that moved the bytes */
     long long io_bytes;

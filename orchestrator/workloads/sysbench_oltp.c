@@ -34,6 +34,7 @@
 #include "util/monotime.h"
 #include "util/xalloc.h"
 #include "workloads/misscost.h"
+#include "workloads/readcost.h"
 #include "workloads/prepared.h"
 #include "workloads/steady.h"
 #include "workloads/sysbench.h"
@@ -536,10 +537,14 @@ static void arm_ci(struct wl_run *r, const struct run_config *cfg)
                  r->measure_s >= (double)cfg->duration_max ? ": duration_max cut it short" : "");
 }
 
-/* a target that measured prices a buffer-pool miss (misscost.h) */
+/* a target that measured prices a buffer-pool miss (misscost.h) and, a
+ * guest, a read through its virtual disk (readcost.h) */
 static int probe_misses(struct wl_job *j)
 {
-    return oltp_of(j)->parsed ? misscost_probe(j) : 0;
+    if (!oltp_of(j)->parsed)
+        return 0;
+    misscost_probe(j);
+    return readcost_probe(j);
 }
 
 /* each target's report and intervals, and the arm's TPS over the common

@@ -159,6 +159,23 @@ static void cmdline(void **state)
     for (size_t i = 0; want_r[i]; i++)
         assert_string_equal(c.argv[i], want_r[i]);
     assert_null(c.argv[9]);
+    /* the read probe's (workloads/readcost.h): a cached job must not drop
+     * the page cache it is to read from (fio invalidates by default), and
+     * both jobs read the same offsets */
+    assert_int_equal(fio_randread_cmdline(&c, "/var/lib/mysql/sbtest/sbtest1.ibd", 16384, false, 300), 0);
+    static const char *const want_p[] = {
+        "fio",          "--name=vbed", "--filename=/var/lib/mysql/sbtest/sbtest1.ibd", "--readonly",
+        "--rw=randread", "--bs=16384", "--number_ios=300", "--ioengine=psync", "--direct=0",
+        "--invalidate=0", "--randrepeat=1", "--output-format=json", NULL};
+    for (size_t i = 0; want_p[i]; i++)
+        assert_string_equal(c.argv[i], want_p[i]);
+    assert_null(c.argv[12]);
+    assert_int_equal(fio_randread_cmdline(&c, "/f", 8192, true, 5), 0);
+    assert_string_equal(c.argv[8], "--direct=1");
+    char longname[6000];
+    memset(longname, 'a', sizeof(longname) - 1);
+    longname[sizeof(longname) - 1] = '\0';
+    assert_int_equal(fio_randread_cmdline(&c, longname, 8192, true, 5), -1);
 }
 
 /* the same bytes every time, 900 files, the documented size */
