@@ -23,7 +23,9 @@
  * compressed frames), so the hot lookups hit. A miss costs (cold s - hot
  * s) / (cold reads - hot reads); where the pool holds the table (fewer than
  * GAP_MISS_PROBE_MIN extra misses: report/gap.h, which reads the samples)
- * the cost is not known. */
+ * the cost is not known. A target whose data fits its buffer pool (the
+ * working set as prepare measured it) runs neither this probe nor the read
+ * probe (readcost.h): there is no miss to price. */
 #ifndef VBED_WORKLOADS_MISSCOST_H
 #define VBED_WORKLOADS_MISSCOST_H
 
