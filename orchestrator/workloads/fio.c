@@ -12,6 +12,19 @@
 /* c->store holds the strings of c->argv */
 #define keep(c, used, ...) strstore_printf((c)->store, sizeof((c)->store), (used), __VA_ARGS__)
 
+/* JSON output, the end of argv; -1 (and c cleared) when a string did not
+ * fit the store */
+static int finish(struct fio_cmdline *c, size_t i, size_t used)
+{
+    c->argv[i++] = "--output-format=json";
+    c->argv[i] = NULL;
+    if (strstore_overflowed(used, sizeof(c->store))) {
+        memset(c, 0, sizeof(*c));
+        return -1;
+    }
+    return 0;
+}
+
 int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write, const char *file)
 {
     size_t used = 0, i = 0;
@@ -26,13 +39,7 @@ int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write,
     c->argv[i++] = cfg->direct ? "--direct=1" : "--direct=0";
     if (write)
         c->argv[i++] = "--end_fsync=1";
-    c->argv[i++] = "--output-format=json";
-    c->argv[i] = NULL;
-    if (strstore_overflowed(used, sizeof(c->store))) {
-        memset(c, 0, sizeof(*c));
-        return -1;
-    }
-    return 0;
+    return finish(c, i, used);
 }
 
 int fio_randread_cmdline(struct fio_cmdline *c, const char *file, long long bs, bool direct, int n)
@@ -50,13 +57,7 @@ int fio_randread_cmdline(struct fio_cmdline *c, const char *file, long long bs, 
     c->argv[i++] = direct ? "--direct=1" : "--direct=0";
     c->argv[i++] = "--invalidate=0";
     c->argv[i++] = "--randrepeat=1";
-    c->argv[i++] = "--output-format=json";
-    c->argv[i] = NULL;
-    if (strstore_overflowed(used, sizeof(c->store))) {
-        memset(c, 0, sizeof(*c));
-        return -1;
-    }
-    return 0;
+    return finish(c, i, used);
 }
 
 /* a number member of o, or NAN */

@@ -235,16 +235,38 @@ static void predicted_and_checked(void **state)
     free(dir);
 }
 
+/* The report of make_results(probe, readprobe), and what to free after. */
+struct built {
+    char *dir;
+    struct results_data *rd;
+    struct report *r;
+};
+
+static struct built build(bool probe, bool readprobe)
+{
+    struct built b = {.dir = make_results(probe, readprobe)};
+    b.rd = results_read(b.dir);
+    assert_non_null(b.rd);
+    assert_int_equal(b.rd->bad_lines, 0);
+    b.r = report_build(b.rd);
+    return b;
+}
+
+static void unbuild(struct built *b)
+{
+    report_free(b->r);
+    results_data_free(b->rd);
+    test_remove_dir(b->dir);
+    free(b->dir);
+}
+
 /* The misses a larger pool saves cost what the probe measured, beyond
  * their read (already moved by the reads' terms). */
 static void predicted_from_the_miss_cost(void **state)
 {
     (void)state;
-    char *dir = make_results(true, false);
-    struct results_data *rd = results_read(dir);
-    assert_non_null(rd);
-    assert_int_equal(rd->bad_lines, 0);
-    struct report *r = report_build(rd);
+    struct built b = build(true, false);
+    struct report *r = b.r;
     struct prediction p;
     predict_arm(r, 0, 2, &p);
     assert_true(p.valid);
@@ -269,20 +291,14 @@ static void predicted_from_the_miss_cost(void **state)
                                  "each measure phase (lookups on pages outside the pool against "
                                  "the same lookups again; n/a: the pool holds the table): host "
                                  "n/a, guest 5.00 ms, tuned n/a, tuned_memory n/a, one n/a."));
-    report_free(r);
-    results_data_free(rd);
-    test_remove_dir(dir);
-    free(dir);
+    unbuild(&b);
 }
 
 static void predicted_from_the_read_probe(void **state)
 {
     (void)state;
-    char *dir = make_results(true, true);
-    struct results_data *rd = results_read(dir);
-    assert_non_null(rd);
-    assert_int_equal(rd->bad_lines, 0);
-    struct report *r = report_build(rd);
+    struct built b = build(true, true);
+    struct report *r = b.r;
     struct prediction p;
     predict_arm(r, 0, 2, &p);
     assert_true(p.valid);
@@ -302,10 +318,7 @@ static void predicted_from_the_read_probe(void **state)
                                  "costing 5.00 ms there and 9.00 ms on its path: a read through "
                                  "guest's virtual disk costs 1.000 ms more than from its page "
                                  "cache), measured 7.00: +1.5 %"));
-    report_free(r);
-    results_data_free(rd);
-    test_remove_dir(dir);
-    free(dir);
+    unbuild(&b);
 }
 
 int main(void)
