@@ -2,19 +2,23 @@
 # miniature, on the host arm: its sizes made smaller and its guest arm left
 # out (the sweep's shape is InnoDB's, and the host arm costs no boot), every
 # other key the shipped one's -- O_DIRECT, so the buffer pool is the only
-# cache. The shape the seed reports: TPS rises with the pool until the data
-# fits in it, the pools below the data miss and the one above does not; the
-# report says the largest pool holds the working set; nothing is left.
+# cache. The shape the seed reports: TPS and the buffer-pool hit ratio rise
+# with the pool until the data fits in it, then the hit ratio stays at 1;
+# the report says which pools hold the working set; nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_root
 need_prog jq
 
-# 60,000 rows (21 MiB on disk) against pools of 8, 16 and 64 MiB: two
-# below the data, one above it; 10 s of warm-up, 15 s measured, one table
+# 60,000 rows (21 MiB on disk) against pools of 8, 64 and 128 MiB: one
+# below the data, two above it; 10 s of warm-up, 15 s measured, one table.
+# (A second pool below the data, 16 MiB, missed as often as 8 MiB -- hit
+# ratio 0.871 both, InnoDB's linear read-ahead reading whole extents for
+# sysbench's range queries -- and its TPS came out above or below 8 MiB's
+# by chance: 380 against 278, once 384 against 464.)
 sc=$VBED_TEST_TMP/sweep.ini
 sed -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 60000/' \
   -e 's/^warmup *=.*/warmup       = 10s/' -e 's/^duration *=.*/duration     = 15s/' \
-  -e 's/^buffer_pool *=.*/buffer_pool  = 8M, 16M, 64M/' -e '/^\[guest\]/,$d' \
+  -e 's/^buffer_pool *=.*/buffer_pool  = 8M, 64M, 128M/' -e '/^\[guest\]/,$d' \
   scenarios/buffer-pool-sweep.ini > "$sc"
 [ "$(diff scenarios/buffer-pool-sweep.ini "$sc" | grep -c '^>')" -eq 5 ] ||
   fail "scenarios/buffer-pool-sweep.ini no longer has one tables, table_size, warmup, duration and buffer_pool line each"
@@ -42,20 +46,16 @@ while read -r idx label; do
   table="$table$tps $hit
 "
 done <<< "$rows"
-# the variants in the order of their pools (8M, 16M, 64M): TPS rises with
-# every step (here 278, 380, 923), the two pools below the data miss (hit
-# ratio < 0.99) and the 64 MiB one does not (>= 0.99). Between the two
-# smaller pools the hit ratio need not rise: InnoDB's linear read-ahead
-# reads whole extents for sysbench's range queries, more of them the more
-# of an extent the pool holds (here 0.877 at 8 MiB, 0.868 at 16 MiB, with
-# 13.1 and 14.1 page reads a transaction); it may not fall by more than 0.02
+# the variants in the order of their pools (8M, 64M, 128M): the pool below
+# the data misses (hit ratio < 0.99), the two that hold it do not (>= 0.99),
+# and TPS with the data in the pool beats TPS with 8 MiB of it (here 418
+# against 951)
 echo "$table" | awk 'NF { t[++n] = $1; h[n] = $2 }
   END { if (n != 3) exit 1
-        if (!(t[1] < t[2] && t[2] < t[3])) { print "TPS does not rise with the pool: " t[1] " " t[2] " " t[3]; exit 1 }
-        if (!(h[3] >= 0.99)) { print "the largest pool misses: " h[3]; exit 1 }
-        if (!(h[1] < 0.99 && h[2] < 0.99)) { print "a pool below the data does not miss: " h[1] " " h[2]; exit 1 }
-        if (!(h[2] >= h[1] - 0.02 && h[3] > h[2])) { print "the hit ratio falls with the pool: " h[1] " " h[2] " " h[3]; exit 1 } }' ||
+        if (!(h[1] < 0.99)) { print "the pool below the data does not miss: " h[1]; exit 1 }
+        if (!(h[2] >= 0.99 && h[3] >= 0.99)) { print "a pool that holds the data misses: " h[2] " " h[3]; exit 1 }
+        if (!(t[2] > t[1] && t[3] > t[1])) { print "TPS does not rise with the pool: " t[1] " " t[2] " " t[3]; exit 1 } }' ||
   fail "the sweep does not have the seed's shape"
 expect_rc 0 "$VBED" report --no-html "$r"
-contains "$out" "arm host, variant 3: the working set fits in the buffer pool" ||
-  fail "the report does not say the largest pool holds the working set"
+contains "$out" "arm host, variants 2, 3: the working set fits in the buffer pool" ||
+  fail "the report does not say the 64 and 128 MiB pools hold the working set"
