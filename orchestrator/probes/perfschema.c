@@ -14,7 +14,6 @@
 
 /* ---- parsers (hostile input) ---- */
 
-
 int perfschema_parse_threads(const struct sql_result *r, unsigned long long *ids, size_t max)
 {
     if (r->rows && r->cols < 1)

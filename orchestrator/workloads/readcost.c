@@ -6,6 +6,7 @@
 #include "workloads/fio.h"
 #include "workloads/workload.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 /* one fio job of n reads; its result into *out. -1 said */
@@ -24,11 +25,12 @@ static int one(struct wl_job *j, bool direct, struct fio_result *out)
     }
     char *text = target_output(j->t), err[256];
     int rc = text ? fio_parse(text, out, err, sizeof(err)) : -1;
-    if (rc < 0 || out->write || !(out->lat_mean_ms > 0))
+    bool usable = rc == 0 && !out->write && out->lat_mean_ms > 0;
+    if (!usable)
         log_warn("%s: the read probe's %s report is not usable (%s): no read cost", j->t->name, what,
                  !text ? "no output" : rc < 0 ? err : "not a read, or no latency");
     free(text);
-    return rc < 0 || out->write || !(out->lat_mean_ms > 0) ? -1 : 0;
+    return usable ? 0 : -1;
 }
 
 int readcost_probe(struct wl_job *j)
