@@ -23,7 +23,7 @@ DATADIR = $(PREFIX)/share/vbed
 MANDIR = $(PREFIX)/share/man/man1
 COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 
-PKGS := libvirt libvirt-qemu inih json-c libxml-2.0 libguestfs libmariadb libarchive gsl libcrypto
+PKGS := libvirt libvirt-qemu inih json-c libxml-2.0 libguestfs libmariadb libarchive gsl libcrypto zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -110,7 +110,7 @@ check-asan:
 		bash tests/run-tests.sh unit cli report
 
 # unit tests whose code runs in several threads at once
-TSAN_TESTS := test_samples test_jobs
+TSAN_TESTS := test_samples test_jobs test_speed
 
 check-tsan:
 	$(MAKE) BUILD=build/tsan CFLAGS="-O1 -g -fno-omit-frame-pointer" SANITIZE="-fsanitize=thread" \

@@ -15,7 +15,7 @@ build_pkgs=(
   gcc make pkg-config
   libvirt-dev libinih-dev libjson-c-dev libxml2-dev
   libguestfs-dev libmariadb-dev libcmocka-dev
-  libarchive-dev libgsl-dev libssl-dev
+  libarchive-dev libgsl-dev libssl-dev zlib1g-dev
   clang libclang-rt-14-dev
   groff-base man-db bash-completion
 )

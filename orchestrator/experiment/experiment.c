@@ -6,6 +6,7 @@
 #include "experiment/measure.h"
 #include "hostside/hostside.h"
 #include "hostside/noise.h"
+#include "hostside/speed.h"
 #include "probes/probe.h"
 #include "util/log.h"
 #include "util/monotime.h"
@@ -152,7 +153,11 @@ static int measure(struct experiment *e, struct wl_run *r)
         double cpu0 = noise_cpu_self_s();
         int stop = 0;
         struct during *during = during_start(pt, e->n, r->measure_s, &stop);
+        size_t local = measure_local_target(e->t, e->n);
+        struct speed_probe *speed = local < e->n ? speed_start(MEASURE_SPEED_PERIOD_S) : NULL;
         rc = wl_each(r, e->ops->measure, true);
+        size_t units;
+        double unit_s = speed_stop(speed, &units);
         during_join(during, e->n, &stop);
         /* which targets measured: their counters are written below */
         bool *measured = xcalloc(e->n, sizeof(bool));
@@ -166,6 +171,8 @@ static int measure(struct experiment *e, struct wl_run *r)
         if (!signals_interrupted() && wl_each(r, probes_after_one, false) < 0)
             rc = -1;
         measure_noise_samples(e->t, e->samples, noise, n_noise);
+        if (local < e->n)
+            measure_speed_sample(&e->t[local], e->samples, unit_s, units);
         free(noise);
         double headline = e->headline;
         rc = e->ops->record(r, rc, &headline);

@@ -143,3 +143,26 @@ void measure_noise_samples(const struct target *targets, struct samples *s, cons
         }
     }
 }
+
+size_t measure_local_target(const struct target *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (target_is_local(&t[i]))
+            return i;
+    return n;
+}
+
+void measure_speed_sample(const struct target *t, struct samples *s, double unit_s, size_t units)
+{
+    if (units < MEASURE_SPEED_MIN_UNITS || !(unit_s > 0)) {
+        log_info("the machine's CPU speed over the measure phase: not measured (%zu unit%s of the "
+                 "probe ran)",
+                 units, units == 1 ? "" : "s");
+        return;
+    }
+    json_object *l = measure_host_label(t, NULL);
+    json_object_object_add(l, "units", json_object_new_int64((int64_t)units));
+    samples_add(s, "host_speed_unit_ms", 1000 * unit_s, "ms", 0, "zlib, thread CPU time", 0, l);
+    log_info("the machine's CPU speed over the measure phase: %.2f ms of CPU per unit (median of %zu)",
+             1000 * unit_s, units);
+}

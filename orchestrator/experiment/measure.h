@@ -40,4 +40,15 @@ void measure_noise_end(struct target *t, size_t n, struct host_noise *noise, siz
 void measure_noise_samples(const struct target *t, struct samples *s, const struct host_noise *noise,
                            size_t n_noise);
 
+/* The machine's CPU speed over the measure phase (hostside/speed.h): a
+ * unit every MEASURE_SPEED_PERIOD_S, on this machine only -- a remote
+ * host's is not measured. */
+#define MEASURE_SPEED_PERIOD_S 1.0
+#define MEASURE_SPEED_MIN_UNITS 3
+/* the first target on this machine, n if none */
+size_t measure_local_target(const struct target *t, size_t n);
+/* host_speed_unit_ms (the median CPU ms of a unit, labelled with t's host
+ * and the number of units), when at least MEASURE_SPEED_MIN_UNITS ran */
+void measure_speed_sample(const struct target *t, struct samples *s, double unit_s, size_t units);
+
 #endif

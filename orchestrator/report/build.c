@@ -6,11 +6,37 @@
 #include "report/cells.h"
 #include "report/notes.h"
 #include "report/scaling.h"
+#include "util/median.h"
 #include "util/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The machine's speed over every counted run (host_speed_unit_ms, one per
+ * run): its median, the extremes as indices, and each cell's index. */
+static void speed_indices(struct report *r)
+{
+    const struct results_data *rd = r->rd;
+    double *v = xcalloc(rd->n_samples + 1, sizeof(double));
+    size_t n = 0;
+    for (size_t i = 0; i < rd->n_samples; i++) {
+        const struct results_sample *s = &rd->samples[i];
+        if (!strcmp(s->metric, "host_speed_unit_ms") && s->value > 0 && isfinite(s->value) &&
+            results_run_ok(rd, s->seq))
+            v[n++] = s->value;
+    }
+    r->speed_runs = n;
+    r->speed_median_ms = median_sort(v, n); /* sorts v */
+    r->speed_index_lo = n ? r->speed_median_ms / v[n - 1] : NAN;
+    r->speed_index_hi = n ? r->speed_median_ms / v[0] : NAN;
+    free(v);
+    for (size_t k = 0; k < rd->n_variants; k++)
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            struct report_cell *c = &r->variants[k].cells[a];
+            c->speed_index = c->speed_unit_ms > 0 ? r->speed_median_ms / c->speed_unit_ms : NAN;
+        }
+}
 
 struct report *report_build(const struct results_data *rd)
 {
@@ -93,6 +119,7 @@ struct report *report_build(const struct results_data *rd)
     }
     free(ref);
     free(elsewhere);
+    speed_indices(r);
     report_build_scaling(r);
     report_collect_notes(r);
     return r;

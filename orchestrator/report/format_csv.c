@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SUMMARY_COLS 41
+#define SUMMARY_COLS 42
 
 struct report_table *report_summary_table(const struct report *r)
 {
@@ -26,7 +26,7 @@ struct report_table *report_summary_table(const struct report *r)
         "ratio_vs_first_guest_basis", "consolidation_efficiency", "runs_drifted", "fits",
         "fits_basis", "working_set_bytes", "buffer_pool_bytes", "warmup_s", "warmup_mode",
         "warmup_not_steady", "host_steal_pct_max", "host_other_cpu_pct_max",
-        "guest_steal_pct_max", "noisy_runs", "pin", "unit"};
+        "guest_steal_pct_max", "noisy_runs", "pin", "unit", "cpu_speed_index"};
     struct report_table *t = report_table_new(SUMMARY_COLS, head, 0);
     for (size_t v = 0; v < r->rd->n_variants; v++) {
         for (size_t a = 0; a < r->rd->n_arms; a++) {
@@ -69,7 +69,8 @@ struct report_table *report_summary_table(const struct report *r)
                 report_number(b[32], 32, c->warmup_s), c->warmup_mode, b[34],
                 report_number(b[35], 32, c->host_steal_max),
                 report_number(b[36], 32, c->host_other_max),
-                report_number(b[37], 32, c->guest_steal_max), b[38], c->pin, c->unit};
+                report_number(b[37], 32, c->guest_steal_max), b[38], c->pin, c->unit,
+                report_number(b[41], 32, c->speed_index)};
             report_table_add(t, row);
         }
     }

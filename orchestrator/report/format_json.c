@@ -77,6 +77,8 @@ static struct json_object *jcell(const struct report_cell *c)
     json_object_object_add(o, "noise", json_object_new_string(report_noise_verdict(c)));
     json_object_object_add(o, "noisy_runs", json_object_new_int(c->noisy_runs));
     json_object_object_add(o, "pin", jstr(c->pin));
+    json_object_object_add(o, "host_speed_unit_ms", jnum(c->speed_unit_ms));
+    json_object_object_add(o, "cpu_speed_index", jnum(c->speed_index));
     json_object_object_add(o, "compression_ratio", jnum(c->compression_ratio));
     json_object_object_add(o, "bp_hit_ratio", jnum(c->bp_hit_ratio));
     json_object_object_add(o, "host_cache_data_bytes_after", jnum(c->host_cache_after_bytes));
@@ -193,6 +195,11 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "measured_tps_per_guest", jnum(p.measured));
     json_object_object_add(o, "measured_ci95_half", jnum(p.measured_ci));
     json_object_object_add(o, "error", jnum(p.error));
+    json_object_object_add(o, "untuned_speed_unit_ms", jnum(p.unit_g_ms));
+    json_object_object_add(o, "speed_unit_ms", jnum(p.unit_a_ms));
+    json_object_object_add(o, "untuned_cpu_share", jnum(p.cpu_share));
+    json_object_object_add(o, "predicted_at_speed_tps_per_guest", jnum(p.predicted_at_speed));
+    json_object_object_add(o, "error_at_speed", jnum(p.error_at_speed));
     json_object_object_add(o, "tolerance", jnum(p.tolerance));
     json_object_object_add(o, "agrees", isfinite(p.error) ? json_object_new_boolean(p.agrees) : NULL);
     return o;
@@ -233,7 +240,7 @@ void report_print_json(const struct report *r, FILE *out)
     const struct results_data *rd = r->rd;
     static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
                                         "run_status", "fits", "not_run", "skipped_lines",
-                                        "layers", "host_elsewhere", "pool_auto"};
+                                        "layers", "host_elsewhere", "pool_auto", "speed"};
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();
     const char *warn = report_accel_warning(r);

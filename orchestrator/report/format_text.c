@@ -81,11 +81,11 @@ struct report_table *report_conditions_table(const struct report *r, size_t vari
 {
     static const char *const head[] = {"arm",        "fits in",      "warm-up",     "steady",
                                        "host steal", "other CPU",    "guest steal", "noise",
-                                       "pin"};
-    struct report_table *t = report_table_new(9, head, 0x74);
+                                       "CPU speed",  "pin"};
+    struct report_table *t = report_table_new(10, head, 0x174);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         const struct report_cell *c = &r->variants[variant].cells[a];
-        char warm[48], steady[48], hs[32], ho[32], gs[32];
+        char warm[48], steady[48], hs[32], ho[32], gs[32], sp[32];
         if (isnan(c->warmup_s))
             snprintf(warm, sizeof(warm), "-");
         else
@@ -103,6 +103,7 @@ struct report_table *report_conditions_table(const struct report *r, size_t vari
                                  : pct_human(gs, sizeof(gs), c->guest_steal_max,
                                              VERDICT_GUEST_STEAL_PCT),
                              report_noise_verdict(c),
+                             report_human(sp, sizeof(sp), "%.2f", c->speed_index),
                              *c->pin ? c->pin : "-"};
         report_table_add(t, row);
     }
@@ -400,6 +401,14 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
                 p.measured, 100 * p.error, p.agrees ? "-- the prediction holds" : "-- it does not hold",
                 100 * p.tolerance);
+            if (isfinite(p.error_at_speed) && used + 1 < len)
+                used += (size_t)snprintf(
+                    buf + used, len - used,
+                    " This machine's CPU took %.2f ms for the speed probe's job while it measured, "
+                    "%.2f ms while %s did (%+.0f %%): at that speed, with %s's CPU-bound share of "
+                    "%.0f %%, the prediction is %.2f (%+.1f %%; not in the verdict).",
+                    p.unit_a_ms, p.unit_g_ms, from, 100 * (p.unit_a_ms / p.unit_g_ms - 1), from,
+                    100 * p.cpu_share, p.predicted_at_speed, 100 * p.error_at_speed);
         }
     }
     char costs[1024];

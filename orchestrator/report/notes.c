@@ -294,6 +294,23 @@ static void notes_pool_auto(struct report *r, size_t *cap)
         }
 }
 
+/* this machine's CPU speed, when it moved between the runs more than
+ * VERDICT_SPEED_SPREAD */
+static void note_speed(struct report *r, size_t *cap)
+{
+    if (r->speed_runs < 2 || !(r->speed_index_hi - r->speed_index_lo > VERDICT_SPEED_SPREAD))
+        return;
+    struct report_note *n = add_note(r, cap, NOTE_SPEED, INT_MAX);
+    n->value = r->speed_index_hi - r->speed_index_lo;
+    n->limit = VERDICT_SPEED_SPREAD;
+    n->text = xasprintf("this machine's CPU ran at %.2f to %.2f of its median speed over the %zu "
+                        "runs (a fixed zlib job once a second during each measure phase, timed by "
+                        "its own CPU clock: the CPU speed column): a ratio between two arms carries "
+                        "up to %.0f %% of the machine's besides their configurations'.",
+                        r->speed_index_lo, r->speed_index_hi, r->speed_runs,
+                        100 * (r->speed_index_hi / r->speed_index_lo - 1));
+}
+
 void report_collect_notes(struct report *r)
 {
     const struct results_data *rd = r->rd;
@@ -314,6 +331,7 @@ void report_collect_notes(struct report *r)
     note_not_run(r, &cap);
     notes_layers(r, &cap);
     note_host_elsewhere(r, &cap);
+    note_speed(r, &cap);
     if (rd->bad_lines) {
         struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);
         n->value = (double)rd->bad_lines;

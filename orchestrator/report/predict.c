@@ -46,9 +46,31 @@ static void no(struct prediction *p, const char *why)
     snprintf(p->why, sizeof(p->why), "%s", why);
 }
 
+/* the prediction at the machine's speed while A measured (predict.h) */
+static void at_speed(const struct report_cell *cg, const struct report_cell *ca, struct prediction *out,
+                     double k)
+{
+    const struct gap_arm *g = &cg->layers;
+    out->unit_g_ms = cg->speed_unit_ms;
+    out->unit_a_ms = ca->speed_unit_ms;
+    /* CPU + contention = on-CPU + run queue, whatever p; client where known */
+    double cpu = g->oncpu + g->runq + (isfinite(g->part[GAP_CLIENT]) ? g->part[GAP_CLIENT] : 0);
+    out->cpu_share = g->w > 0 && isfinite(cpu) ? fmin(1, fmax(0, cpu / g->w)) : NAN;
+    if (!(out->unit_g_ms > 0) || !(out->unit_a_ms > 0) || !isfinite(out->cpu_share))
+        return;
+    double w = out->w_a * (1 + out->cpu_share * (out->unit_a_ms / out->unit_g_ms - 1));
+    if (!(w > 0))
+        return;
+    out->predicted_at_speed = k / w;
+    if (isfinite(out->measured) && out->measured > 0)
+        out->error_at_speed = (out->measured - out->predicted_at_speed) / out->measured;
+}
+
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
 {
     memset(out, 0, sizeof(*out));
+    out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
+    out->predicted_at_speed = out->error_at_speed = NAN;
     out->from = r->first_guest_arm;
     const struct report_cell *cells = r->variants[v].cells;
     const struct report_cell *ca = &cells[arm];
@@ -149,6 +171,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;
     out->valid = true;
+    at_speed(cg, ca, out, k);
     if (isfinite(out->measured) && out->measured > 0) {
         out->error = (out->measured - out->predicted) / out->measured;
         out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->measured_ci / out->measured);

@@ -46,7 +46,13 @@
  *   TPS_A    k / w_A per guest
  *
  * The prediction agrees when |measured - predicted| / measured is within
- * max(15 %, 2 x the measured TPS's 95 % CI half-width / its mean). */
+ * max(15 %, 2 x the measured TPS's 95 % CI half-width / its mean).
+ *
+ * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
+ * minute on a shared VM); with G's and A's units u_G, u_A (CPU ms of the
+ * speed probe's job) and G's CPU-bound share s = (its connection
+ * thread's on-CPU + run-queue time + client) / w_G, the prediction at A's
+ * speed is k / (w_A x (1 + s x (u_A / u_G - 1))) -- shown, not judged. */
 #ifndef VBED_PREDICT_H
 #define VBED_PREDICT_H
 
@@ -76,6 +82,14 @@ struct prediction {
     double error;             /* (measured - predicted) / measured */
     double tolerance;
     bool agrees;
+    /* this machine's CPU speed while G and A measured (host_speed_unit_ms,
+     * hostside/speed.h), and the prediction at A's: G's CPU-bound share of
+     * w_G stretched by unit_A / unit_G; NAN
+     * where a speed is unknown. Shown beside the prediction, never in its
+     * verdict: it uses a figure of A's run. */
+    double unit_g_ms, unit_a_ms;
+    double cpu_share;         /* (on-CPU + run queue + client) / w, G's */
+    double predicted_at_speed, error_at_speed;
 };
 
 /* The prediction of guest arm `arm` (an index into rd->arms) in variant v

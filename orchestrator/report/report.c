@@ -56,7 +56,10 @@ const char report_figures_rule[] =
     "the guests' measure phases. fits in: the smallest cache that holds the working set (the "
     "largest over the targets). warm-up: the longest a target needed, mean over repeats. noise: "
     "the largest over the runs of the host's steal time and of the CPU of processes outside the "
-    "run (% of the host's CPUs), and of steal time inside a guest; n/a when not recorded.";
+    "run (% of the host's CPUs), and of steal time inside a guest; n/a when not recorded. CPU "
+    "speed: this machine's while the arm measured (a fixed zlib job once a second, timed by its "
+    "own CPU clock), the median over all runs divided by the arm's mean: below 1, the machine "
+    "was slower than usual; - when not measured (a remote host, results of an older vbed).";
 
 const char report_scaling_rule[] =
     "efficiency = TPS of N guests together / (N x TPS of 1 guest alone) in the same settings: "
@@ -171,7 +174,7 @@ static size_t run_index(const struct report_cell *c, int seq)
 void report_fill_cell(const struct results_data *rd, int variant, struct report_cell *c)
 {
     struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0}, pa = {0},
-                    psb = {0}, pmb = {0}, pob = {0}, pmem = {0};
+                    psb = {0}, pmb = {0}, pob = {0}, pmem = {0}, spd = {0};
     size_t n_tps = 0;
     c->tps = xcalloc(rd->n_samples, sizeof(double));
     c->per_guest = xcalloc(rd->n_samples, sizeof(double));
@@ -247,6 +250,8 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
             acc_add(&pmb, s->value);
         } else if (!strcmp(s->metric, "memory_overhead_bytes")) {
             acc_add(&pob, s->value);
+        } else if (!strcmp(s->metric, "host_speed_unit_ms") && k != SIZE_MAX) {
+            acc_add(&spd, s->value);
         } else if (!strcmp(s->metric, "guest_memory_bytes")) {
             acc_add(&pmem, s->value);
         } else if (!strcmp(s->metric, "warmup_s")) {
@@ -287,6 +292,8 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     if (!c->warmup_mode)
         c->warmup_mode = "";
     c->warmup_s = acc_mean(&wu);
+    c->speed_unit_ms = acc_mean(&spd);
+    c->speed_index = NAN; /* the report's median is known once every cell is (build.c) */
     c->working_set_bytes = acc_mean(&ws);
     c->buffer_pool_bytes = acc_mean(&bpb);
     c->pool_auto = n_tps > 0;

@@ -90,6 +90,10 @@ struct report_cell {
     /* noise: the largest figure over the counted runs; NAN: not available */
     double host_steal_max, host_other_max, guest_steal_max;
     int noisy_runs;
+    /* this machine's CPU speed over the measure phases (hostside/speed.h):
+     * host_speed_unit_ms, the mean over the counted runs, and the report's
+     * median over all counted runs divided by it (> 1: faster); NAN */
+    double speed_unit_ms, speed_index;
     char pin[24]; /* "pinned", "not pinned", "none", "mixed" or "" */
     /* where the time goes (gap.h): the arm's layers, and for a guest arm
      * its split against the host arm (valid false when not applicable) */
@@ -116,7 +120,8 @@ enum report_note_kind {
     NOTE_SKIPPED_LINES,
     NOTE_LAYERS, /* counters of an arm's layers that do not fit together */
     NOTE_HOST_ELSEWHERE, /* an arm compared with a host arm that ran on another host */
-    NOTE_POOL_AUTO      /* buffer_pool = auto: what InnoDB got, and why */
+    NOTE_POOL_AUTO,     /* buffer_pool = auto: what InnoDB got, and why */
+    NOTE_SPEED          /* this machine's CPU speed moved between the runs */
 };
 
 struct report_note {
@@ -146,6 +151,10 @@ struct report {
     struct report_scaling *scaling;
     size_t n_scaling;
     bool has_layers; /* some arm has per-layer counters (gap.h): show them */
+    /* host_speed_unit_ms over every counted run: the median, and the
+     * slowest and fastest run as indices (median / the run's); NAN without */
+    double speed_median_ms, speed_index_lo, speed_index_hi;
+    size_t speed_runs;
     /* the headline figure of every cell (workloads/workload.h): the one
      * sample of a run whose metric ends in "_arm" (report_headline_sample):
      * "TPS" from tps_arm (tx/s, sysbench-oltp), else its unit -- "MB/s"

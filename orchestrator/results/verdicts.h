@@ -30,5 +30,9 @@
 #define VERDICT_HOST_OTHER_CPU_PCT 10.0
 /* steal inside a guest, percent of its vCPUs' capacity */
 #define VERDICT_GUEST_STEAL_PCT 5.0
+/* this machine's CPU speed (hostside/speed.h): the report says how far it
+ * moved when its slowest and fastest runs lie further apart than this
+ * (indices against the median) */
+#define VERDICT_SPEED_SPREAD 0.05
 
 #endif

@@ -134,6 +134,14 @@ for arm in $arms; do
   done
 done
 [ "$(q '.metric == "guest_steal_pct"' | grep -c .)" -eq 6 ] || fail "expected guest_steal_pct for 6 guests"
+# the machine's speed over each run's measure phase (hostside/speed.h): one
+# figure per run from a unit a second over its 20 s, a unit's CPU time (a
+# few ms of zlib, never a second: that would be the sleep between units)
+jq -se 'map(select(.metric == "host_speed_unit_ms")) | length == 4 and
+        all(.value > 0.5 and .value < 500 and .labels.units >= 10 and .labels.units <= 25)' "$s" >/dev/null ||
+  fail "host_speed_unit_ms is not one unit time per run: $(q '.metric == "host_speed_unit_ms"' | tr '\n' ' ')"
+echo "CPU ms per speed unit, per run: $(q '.metric == "host_speed_unit_ms"' | tr '\n' ' ')"
+echo "$out" | grep -Eq '^  arm +fits in .* noise +CPU speed +pin$' || fail "no CPU speed column"
 jq -e '.order.mode == "shuffle" and (.order.seed | type) == "number"' "$r/meta.json" >/dev/null ||
   fail "meta.json: no order and seed"
 jq -e '[.runs[] | .placement.applied | type == "boolean"] | all and length == 4' "$r/meta.json" >/dev/null ||
@@ -202,6 +210,9 @@ jq -se 'map(select(.labels.arm == "guest" and (.metric | startswith("read_probe_
   fail "in the untuned guest a direct read did not cost more than a cached one"
 echo "$out" | grep -E "^  tuned: predicted .* ms on its path: a read through guest's virtual disk costs [0-9.]+ ms more" ||
   fail "tuned's prediction does not price its misses on its path"
+# and beside it, the prediction at the machine's speed during its run
+echo "$out" | grep -E "^  tuned(_memory)?: predicted .* This machine's CPU took [0-9.]+ ms for the speed probe's job while it measured, [0-9.]+ ms while guest did \([-+][0-9]+ %\): at that speed, with guest's CPU-bound share of [0-9]+ %, the prediction is [0-9.]+ \([-+][0-9.]+ %; not in the verdict\)\." ||
+  fail "no prediction at the machine's speed"
 # how each target's tables came, on record
 jq -e '[.runs[] | (.prepare | length) == (if .arm == "host" then 1 else 2 end)
         and ([.prepare[].how] - ["loaded", "copied"] | length) == 0] | all' "$r/meta.json" >/dev/null ||

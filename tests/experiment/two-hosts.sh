@@ -137,6 +137,12 @@ for arm_host in "here qemu:///system" "there $label" "there_bare $label"; do
       fail "arm $1: no $m of its host $2"
   done
 done
+# the machine's speed (hostside/speed.h) is this machine's alone: measured
+# in the run with a guest here, in none of those wholly on the second host
+n=$(jq -r 'select(.metric == "host_speed_unit_ms" and .labels.arm == "here" and .value > 0) | .value' "$s" | wc -l)
+[ "$n" -eq 1 ] || fail "the run here has $n figures of this machine's speed, not 1"
+n=$(jq -r 'select(.metric == "host_speed_unit_ms" and .labels.arm != "here") | .value' "$s" | wc -l)
+[ "$n" -eq 0 ] || fail "a run on the second host recorded this machine's speed ($n figures)"
 # the report compares a guest arm with the host arm of its own host, and
 # says so when none ran there
 expect_rc 0 "$VBED" report "$r"

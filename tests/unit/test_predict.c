@@ -110,7 +110,7 @@ static void target(FILE *f, const char *arm, int seq, int guest, double T, doubl
  * read: w = 100 - 20 + 10 x 5 - 0 + 15 x 1 = 145 ms, 6.896552 TPS per
  * guest; a miss there costs 5 - 2 + 1 + 5 = 9 ms. tuned_memory misses
  * never: 35 ms as without it. */
-static char *make_results(bool probe, bool readprobe)
+static char *make_results(bool probe, bool readprobe, bool speed)
 {
     char *dir = strdup("/tmp/vbed-test-predict.XXXXXX");
     assert_non_null(mkdtemp(dir));
@@ -153,6 +153,12 @@ static char *make_results(bool probe, bool readprobe)
         sample(f, "buffer_pool_bytes", 779 << 20, "tuned_memory", 4, g, NULL);
     }
     target(f, "one", 5, 1, 240, 2000, 12.0);
+    if (speed) { /* the speed probe's CPU ms per unit, one per run */
+        static const double unit[] = {11, 10, 12, 10, 10};
+        static const char *const arm[] = {"host", "guest", "tuned", "tuned_memory", "one"};
+        for (int k = 0; k < 5; k++)
+            sample(f, "host_speed_unit_ms", unit[k], arm[k], k + 1, 0, NULL);
+    }
     fclose(f);
     test_write_file(dir, "samples.jsonl", text);
     free(text);
@@ -162,7 +168,7 @@ static char *make_results(bool probe, bool readprobe)
 static void predicted_and_checked(void **state)
 {
     (void)state;
-    char *dir = make_results(false, false);
+    char *dir = make_results(false, false, false);
     struct results_data *rd = results_read(dir);
     assert_non_null(rd);
     assert_int_equal(rd->bad_lines, 0);
@@ -235,16 +241,16 @@ static void predicted_and_checked(void **state)
     free(dir);
 }
 
-/* The report of make_results(probe, readprobe), and what to free after. */
+/* The report of make_results(probe, readprobe, speed), and what to free after. */
 struct built {
     char *dir;
     struct results_data *rd;
     struct report *r;
 };
 
-static struct built build(bool probe, bool readprobe)
+static struct built build(bool probe, bool readprobe, bool speed)
 {
-    struct built b = {.dir = make_results(probe, readprobe)};
+    struct built b = {.dir = make_results(probe, readprobe, speed)};
     b.rd = results_read(b.dir);
     assert_non_null(b.rd);
     assert_int_equal(b.rd->bad_lines, 0);
@@ -265,7 +271,7 @@ static void unbuild(struct built *b)
 static void predicted_from_the_miss_cost(void **state)
 {
     (void)state;
-    struct built b = build(true, false);
+    struct built b = build(true, false, false);
     struct report *r = b.r;
     struct prediction p;
     predict_arm(r, 0, 2, &p);
@@ -297,7 +303,7 @@ static void predicted_from_the_miss_cost(void **state)
 static void predicted_from_the_read_probe(void **state)
 {
     (void)state;
-    struct built b = build(true, true);
+    struct built b = build(true, true, false);
     struct report *r = b.r;
     struct prediction p;
     predict_arm(r, 0, 2, &p);
@@ -321,12 +327,69 @@ static void predicted_from_the_read_probe(void **state)
     unbuild(&b);
 }
 
+/* The machine's speed per run (host_speed_unit_ms: 11, 10, 12, 10, 10 ms
+ * for runs 1-5, median 10): each arm's index is 10 / its unit, the note
+ * gives the extremes 10/12 and 10/10, and the tuned arm's prediction at its
+ * run's speed stretches guest's CPU-bound share (CPU 70 ms + client 10 ms
+ * of w_G = 100 ms) by 12 / 10: w = 140 x (1 + 0.8 x 0.2) = 162.4 ms. The
+ * verdict stays the prediction's own. Without the samples: nothing of it. */
+static void machine_speed(void **state)
+{
+    (void)state;
+    struct built b = build(false, false, true);
+    const struct report_cell *c = b.r->variants[0].cells;
+    assert_near(c[0].speed_index, 10.0 / 11, 1e-12);
+    assert_near(c[1].speed_index, 1, 1e-12);
+    assert_near(c[2].speed_index, 10.0 / 12, 1e-12);
+    assert_int_equal(b.r->speed_runs, 5);
+    assert_near(b.r->speed_median_ms, 10, 1e-12);
+    assert_near(b.r->speed_index_lo, 10.0 / 12, 1e-12);
+    assert_near(b.r->speed_index_hi, 1, 1e-12);
+    bool noted = false;
+    for (size_t i = 0; i < b.r->n_notes; i++)
+        if (b.r->notes[i].kind == NOTE_SPEED) {
+            noted = true;
+            assert_non_null(strstr(b.r->notes[i].text, "this machine's CPU ran at 0.83 to 1.00 of "
+                                                        "its median speed over the 5 runs"));
+            assert_non_null(strstr(b.r->notes[i].text, "up to 20 % of the machine's"));
+        }
+    assert_true(noted);
+
+    struct prediction p;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.valid);
+    assert_near(p.w_a, 0.140, 1e-12);
+    assert_near(p.cpu_share, 0.8, 1e-9);
+    assert_near(p.predicted_at_speed, 1 / (0.140 * 1.16), 1e-9);
+    assert_near(p.error_at_speed, (7.0 - 1 / (0.140 * 1.16)) / 7.0, 1e-9);
+    assert_true(p.agrees); /* the verdict is the prediction's (-2.0 %), not the stretched one's */
+    char text[4096];
+    report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "This machine's CPU took 12.00 ms for the speed probe's job while "
+                                 "it measured, 10.00 ms while guest did (+20 %): at that speed, "
+                                 "with guest's CPU-bound share of 80 %, the prediction is 6.16 "
+                                 "(+12.0 %; not in the verdict)."));
+    unbuild(&b);
+
+    b = build(false, false, false);
+    assert_true(isnan(b.r->variants[0].cells[2].speed_index));
+    assert_int_equal(b.r->speed_runs, 0);
+    for (size_t i = 0; i < b.r->n_notes; i++)
+        assert_int_not_equal(b.r->notes[i].kind, NOTE_SPEED);
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(isnan(p.predicted_at_speed));
+    report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_null(strstr(text, "speed probe"));
+    unbuild(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(predicted_and_checked),
         cmocka_unit_test(predicted_from_the_miss_cost),
         cmocka_unit_test(predicted_from_the_read_probe),
+        cmocka_unit_test(machine_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,7 +179,7 @@ static void labels_checked(void **state)
     fclose(out);
     if (getenv("VBED_TEST_SHOW"))
         fputs(buf, stderr);
-    assert_non_null(strstr(buf, "  host  buffer pool        -  -              n/a    12.5% !            -  noisy  -\n"));
+    assert_non_null(strstr(buf, "  host  buffer pool        -  -              n/a    12.5% !            -  noisy          -  -\n"));
     assert_non_null(strstr(buf, "processes outside the run used 12.5% of the host's CPU during "
                                 "the measure phase (limit 10%)"));
     assert_non_null(strstr(buf, "the disk cache mode cannot matter here."));

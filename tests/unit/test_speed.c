@@ -1,0 +1,69 @@
+/* test_speed.c: the machine's CPU speed probe (hostside/speed.h) and the
+ * median it reports (util/median.h). */
+#include "testutil.h"
+
+#include "hostside/speed.h"
+#include "util/median.h"
+
+#include <math.h>
+#include <time.h>
+#include <unistd.h>
+
+static void median_of_few(void **state)
+{
+    (void)state;
+    double odd[] = {3, 1, 2}, even[] = {4, 1, 3, 2}, one[] = {7};
+    assert_near(median_sort(odd, 3), 2, 0);
+    assert_near(median_sort(even, 4), 2.5, 0);
+    assert_near(median_sort(one, 1), 7, 0);
+    assert_true(isnan(median_sort(NULL, 0)));
+}
+
+static double wall_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A unit costs CPU time, the same work each time: a second unit is within
+ * a factor of 3 of the first (the machine's own drift is +-15 % here). */
+static void a_unit_is_cpu_time(void **state)
+{
+    (void)state;
+    double a = speed_unit_s(), b = speed_unit_s();
+    assert_true(a > 0 && a < 2);
+    assert_true(b > a / 3 && b < 3 * a);
+}
+
+/* The probe runs a unit per period while the phase lasts and stops when
+ * told: over 0.6 s with a 0.1 s period, between 3 and 7 units; its median
+ * is a unit's CPU time, not the period it slept. Without a probe: NAN and
+ * no unit. */
+static void probe_samples_the_phase(void **state)
+{
+    (void)state;
+    double unit = speed_unit_s();
+    struct speed_probe *p = speed_start(0.1);
+    assert_non_null(p);
+    double t0 = wall_s();
+    usleep(600000);
+    size_t n;
+    double m = speed_stop(p, &n);
+    assert_true(wall_s() - t0 < 2); /* stop does not wait for a period */
+    assert_in_range(n, 3, 7);
+    assert_true(m > unit / 3 && m < 3 * unit);
+    assert_true(m < 0.1 || unit >= 0.03); /* not the sleep between units */
+    assert_true(isnan(speed_stop(NULL, &n)));
+    assert_int_equal(n, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(median_of_few),
+        cmocka_unit_test(a_unit_is_cpu_time),
+        cmocka_unit_test(probe_samples_the_phase),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
