@@ -409,6 +409,14 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                     "%.0f %%, the prediction is %.2f (%+.1f %%; not in the verdict).",
                     p.unit_a_ms, p.unit_g_ms, from, 100 * (p.unit_a_ms / p.unit_g_ms - 1), from,
                     100 * p.cpu_share, p.predicted_at_speed, 100 * p.error_at_speed);
+            if (isfinite(p.implied_miss_cost) && used + 1 < len)
+                used += (size_t)snprintf(
+                    buf + used, len - used,
+                    " Its measured TPS%s%s%s says each of the %.2f misses per transaction it "
+                    "saved was worth %.2f ms, against the probe's %.2f ms.",
+                    isfinite(p.error_at_speed) ? " (at " : "", isfinite(p.error_at_speed) ? from : "",
+                    isfinite(p.error_at_speed) ? "'s speed)" : "", p.misses_g - p.misses_a,
+                    1000 * p.implied_miss_cost, 1000 * p.miss_cost);
         }
     }
     char costs[1024];

@@ -52,7 +52,15 @@
  * minute on a shared VM); with G's and A's units u_G, u_A (CPU ms of the
  * speed probe's job) and G's CPU-bound share s = (its connection
  * thread's on-CPU + run-queue time + client) / w_G, the prediction at A's
- * speed is k / (w_A x (1 + s x (u_A / u_G - 1))) -- shown, not judged. */
+ * speed is k / (w_A x (1 + s x (u_A / u_G - 1))) -- shown, not judged.
+ *
+ * Where A misses fewer pages than G (m_G - m_A >= 1), the report also
+ * solves the formula for what a miss saved was worth, from A's measured
+ * time per transaction w'_A = k / measured (divided by 1 + s x (u_A / u_G
+ * - 1) where the speeds are known): c' = l_G + (w_G - R_G + r_A x l_A +
+ * m_A x x - w'_A) / (m_G - m_A) (m_A x x only on an O_DIRECT path priced by
+ * the read probe), beside the probe's c_G: where they part, the model's
+ * price of a miss is what missed. */
 #ifndef VBED_PREDICT_H
 #define VBED_PREDICT_H
 
@@ -90,6 +98,11 @@ struct prediction {
     double unit_g_ms, unit_a_ms;
     double cpu_share;         /* (on-CPU + run queue + client) / w, G's */
     double predicted_at_speed, error_at_speed;
+    /* what the measured TPS says a miss saved was worth: the formula of w_A
+     * solved for c_G with A's measured time per transaction (k / measured,
+     * brought to G's speed where both are known), when A misses at least
+     * one fewer page per transaction than G; NAN otherwise */
+    double implied_miss_cost;
 };
 
 /* The prediction of guest arm `arm` (an index into rd->arms) in variant v

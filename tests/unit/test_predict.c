@@ -154,7 +154,7 @@ static char *make_results(bool probe, bool readprobe, bool speed)
     }
     target(f, "one", 5, 1, 240, 2000, 12.0);
     if (speed) { /* the speed probe's CPU ms per unit, one per run */
-        static const double unit[] = {11, 10, 12, 10, 10};
+        static const double unit[] = {11, 10, 12, 12, 10};
         static const char *const arm[] = {"host", "guest", "tuned", "tuned_memory", "one"};
         for (int k = 0; k < 5; k++)
             sample(f, "host_speed_unit_ms", unit[k], arm[k], k + 1, 0, NULL);
@@ -281,18 +281,24 @@ static void predicted_from_the_miss_cost(void **state)
     assert_near(p.misses_a, 15, 1e-9);
     assert_near(p.w_a, 0.140, 1e-12);
     assert_true(p.agrees);
+    assert_true(isnan(p.implied_miss_cost)); /* it saves no miss: nothing to solve for */
     predict_arm(r, 0, 3, &p);
     assert_true(p.valid);
     assert_near(p.misses_a, 0, 0);
     assert_near(p.w_a, 0.035, 1e-12);
     assert_near(p.predicted, 1 / 0.035, 1e-9);
     assert_false(p.agrees);
+    /* measured 10 TPS, w' = 100 ms: 2 + (100 - 20 + 0 - 100) / 15 ms a miss */
+    assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - 0.100) / 15, 1e-12);
     char text[4096];
     report_prediction_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "tuned_memory: predicted 28.57 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction at 6.000 ms, through the "
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
                                  "each costing 5.00 ms there), measured 10.00: -185.7 %"));
+    assert_non_null(strstr(text, "(tolerance 15 %). Its measured TPS says each of the 15.00 "
+                                 "misses per transaction it saved was worth 0.67 ms, against the "
+                                 "probe's 5.00 ms.\n"));
     assert_non_null(strstr(text, "\nWhat a buffer-pool miss adds to a statement, measured after "
                                  "each measure phase (lookups on pages outside the pool against "
                                  "the same lookups again; n/a: the pool holds the table): host "
@@ -327,29 +333,31 @@ static void predicted_from_the_read_probe(void **state)
     unbuild(&b);
 }
 
-/* The machine's speed per run (host_speed_unit_ms: 11, 10, 12, 10, 10 ms
- * for runs 1-5, median 10): each arm's index is 10 / its unit, the note
- * gives the extremes 10/12 and 10/10, and the tuned arm's prediction at its
+/* The machine's speed per run (host_speed_unit_ms: 11, 10, 12, 12, 10 ms
+ * for runs 1-5, median 11): each arm's index is 11 / its unit, the note
+ * gives the extremes 11/12 and 11/10, and the tuned arm's prediction at its
  * run's speed stretches guest's CPU-bound share (CPU 70 ms + client 10 ms
  * of w_G = 100 ms) by 12 / 10: w = 140 x (1 + 0.8 x 0.2) = 162.4 ms. The
- * verdict stays the prediction's own. Without the samples: nothing of it. */
+ * verdict stays the prediction's own. tuned_memory's measured 100 ms at
+ * guest's speed is 100 / 1.16 ms, and the miss it saved was worth 2 + (80 -
+ * 100 / 1.16) / 15 ms. Without the samples: nothing of it. */
 static void machine_speed(void **state)
 {
     (void)state;
-    struct built b = build(false, false, true);
+    struct built b = build(true, false, true);
     const struct report_cell *c = b.r->variants[0].cells;
-    assert_near(c[0].speed_index, 10.0 / 11, 1e-12);
-    assert_near(c[1].speed_index, 1, 1e-12);
-    assert_near(c[2].speed_index, 10.0 / 12, 1e-12);
+    assert_near(c[0].speed_index, 1, 1e-12);
+    assert_near(c[1].speed_index, 1.1, 1e-12);
+    assert_near(c[2].speed_index, 11.0 / 12, 1e-12);
     assert_int_equal(b.r->speed_runs, 5);
-    assert_near(b.r->speed_median_ms, 10, 1e-12);
-    assert_near(b.r->speed_index_lo, 10.0 / 12, 1e-12);
-    assert_near(b.r->speed_index_hi, 1, 1e-12);
+    assert_near(b.r->speed_median_ms, 11, 1e-12);
+    assert_near(b.r->speed_index_lo, 11.0 / 12, 1e-12);
+    assert_near(b.r->speed_index_hi, 1.1, 1e-12);
     bool noted = false;
     for (size_t i = 0; i < b.r->n_notes; i++)
         if (b.r->notes[i].kind == NOTE_SPEED) {
             noted = true;
-            assert_non_null(strstr(b.r->notes[i].text, "this machine's CPU ran at 0.83 to 1.00 of "
+            assert_non_null(strstr(b.r->notes[i].text, "this machine's CPU ran at 0.92 to 1.10 of "
                                                         "its median speed over the 5 runs"));
             assert_non_null(strstr(b.r->notes[i].text, "up to 20 % of the machine's"));
         }
@@ -363,6 +371,8 @@ static void machine_speed(void **state)
     assert_near(p.predicted_at_speed, 1 / (0.140 * 1.16), 1e-9);
     assert_near(p.error_at_speed, (7.0 - 1 / (0.140 * 1.16)) / 7.0, 1e-9);
     assert_true(p.agrees); /* the verdict is the prediction's (-2.0 %), not the stretched one's */
+    predict_arm(b.r, 0, 3, &p);
+    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100 / 1.16) / 15, 1e-12);
     char text[4096];
     report_prediction_text(b.r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "This machine's CPU took 12.00 ms for the speed probe's job while "
@@ -371,13 +381,15 @@ static void machine_speed(void **state)
                                  "(+12.0 %; not in the verdict)."));
     unbuild(&b);
 
-    b = build(false, false, false);
+    b = build(true, false, false);
     assert_true(isnan(b.r->variants[0].cells[2].speed_index));
     assert_int_equal(b.r->speed_runs, 0);
     for (size_t i = 0; i < b.r->n_notes; i++)
         assert_int_not_equal(b.r->notes[i].kind, NOTE_SPEED);
     predict_arm(b.r, 0, 2, &p);
     assert_true(isnan(p.predicted_at_speed));
+    predict_arm(b.r, 0, 3, &p); /* not brought to guest's speed: 2 + (80 - 100) / 15 ms */
+    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100) / 15, 1e-12);
     report_prediction_text(b.r, 0, text, sizeof(text));
     assert_null(strstr(text, "speed probe"));
     unbuild(&b);
