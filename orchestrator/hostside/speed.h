@@ -11,8 +11,8 @@
  * (zlib, level 6: branchy, memory-bound work like an emulated guest's and
  * InnoDB's compression) and times it by its own CPU clock -- waiting for a
  * CPU does not count, a slower CPU does. Its figure is the median over the
- * phase: the CPU seconds of one unit (smaller is faster); about 10 ms per
- * period of 1 s here, 1 % of one CPU. It measures the machine vbed runs on
+ * phase: the CPU seconds of one unit (smaller is faster); 16-20 ms per
+ * period of 1 s here, 2 % of one CPU. It measures the machine vbed runs on
  * only. */
 #ifndef VBED_SPEED_H
 #define VBED_SPEED_H
