@@ -169,7 +169,11 @@ echo "figures: image upload to the second host $(jq -r --arg l "$label" '.hosts[
   "there $(jq -r 'select(.metric == "tps_arm" and .labels.arm == "there") | .value' "$s")," \
   "host arm there $(jq -r 'select(.metric == "tps_arm" and .labels.arm == "there_bare") | .value' "$s")"
 
-# SIGINT while a guest arm spread over both hosts measures: nothing left on either
+# SIGINT while a guest arm spread over both hosts measures: nothing left on either.
+# Its measure phase is long (60 s; SIGINT ends it) so that both guests'
+# sysbench can be seen, one after the other through their agents: with 10 s
+# the second guest's had ended before its turn on a busy machine (CI, 8.5 %
+# steal)
 cat > "$t/spread.ini" <<INI
 [global]
 workload    = oltp_read_only
@@ -178,7 +182,7 @@ buffer_pool = 64M
 disk_size   = 256M
 tables      = 1
 table_size  = 1000
-duration    = 10s
+duration    = 60s
 warmup      = 0s
 virt_type   = qemu
 
