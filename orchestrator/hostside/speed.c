@@ -32,18 +32,43 @@ static void fill(unsigned char *b, size_t n)
     }
 }
 
+/* the job's input and room for its output, made once */
+struct unit_buf {
+    unsigned char *in, *out;
+    uLongf cap;
+};
+
+static void buf_init(struct unit_buf *b)
+{
+    b->in = xcalloc(1, SPEED_UNIT_BYTES);
+    b->cap = compressBound(SPEED_UNIT_BYTES);
+    b->out = xcalloc(1, b->cap);
+    fill(b->in, SPEED_UNIT_BYTES);
+}
+
+static void buf_free(struct unit_buf *b)
+{
+    free(b->in);
+    free(b->out);
+}
+
+/* one unit, timed by the thread's CPU clock */
+static double unit(struct unit_buf *b)
+{
+    uLongf len = b->cap;
+    double t0 = thread_cpu_s();
+    int rc = compress2(b->out, &len, b->in, SPEED_UNIT_BYTES, 6);
+    double t = thread_cpu_s() - t0;
+    return rc == Z_OK && t > 0 ? t : NAN;
+}
+
 double speed_unit_s(void)
 {
-    unsigned char *in = xcalloc(1, SPEED_UNIT_BYTES);
-    uLongf cap = compressBound(SPEED_UNIT_BYTES), len = cap;
-    unsigned char *out = xcalloc(1, cap);
-    fill(in, SPEED_UNIT_BYTES);
-    double t0 = thread_cpu_s();
-    int rc = compress2(out, &len, in, SPEED_UNIT_BYTES, 6);
-    double t = thread_cpu_s() - t0;
-    free(in);
-    free(out);
-    return rc == Z_OK && t > 0 ? t : NAN;
+    struct unit_buf b;
+    buf_init(&b);
+    double t = unit(&b);
+    buf_free(&b);
+    return t;
 }
 
 struct speed_probe {
@@ -59,10 +84,12 @@ struct speed_probe {
 static void *probe_main(void *arg)
 {
     struct speed_probe *p = arg;
+    struct unit_buf b; /* filled once: each period runs the job alone */
+    buf_init(&b);
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
         pthread_mutex_unlock(&p->lock);
-        double u = speed_unit_s();
+        double u = unit(&b);
         pthread_mutex_lock(&p->lock);
         if (isfinite(u)) {
             if (p->n == p->cap) {
@@ -80,6 +107,7 @@ static void *probe_main(void *arg)
             ;
     }
     pthread_mutex_unlock(&p->lock);
+    buf_free(&b);
     return NULL;
 }
 

@@ -46,6 +46,15 @@ static void no(struct prediction *p, const char *why)
     snprintf(p->why, sizeof(p->why), "%s", why);
 }
 
+/* how much longer A's run made a transaction of G's than G's run did:
+ * 1 + s x (u_A / u_G - 1); NAN where a speed or the share is unknown */
+static double stretch(const struct prediction *p)
+{
+    if (!(p->unit_g_ms > 0) || !(p->unit_a_ms > 0) || !isfinite(p->cpu_share))
+        return NAN;
+    return 1 + p->cpu_share * (p->unit_a_ms / p->unit_g_ms - 1);
+}
+
 /* the prediction at the machine's speed while A measured (predict.h) */
 static void at_speed(const struct report_cell *cg, const struct report_cell *ca, struct prediction *out,
                      double k)
@@ -56,9 +65,7 @@ static void at_speed(const struct report_cell *cg, const struct report_cell *ca,
     /* CPU + contention = on-CPU + run queue, whatever p; client where known */
     double cpu = g->oncpu + g->runq + (isfinite(g->part[GAP_CLIENT]) ? g->part[GAP_CLIENT] : 0);
     out->cpu_share = g->w > 0 && isfinite(cpu) ? fmin(1, fmax(0, cpu / g->w)) : NAN;
-    if (!(out->unit_g_ms > 0) || !(out->unit_a_ms > 0) || !isfinite(out->cpu_share))
-        return;
-    double w = out->w_a * (1 + out->cpu_share * (out->unit_a_ms / out->unit_g_ms - 1));
+    double w = out->w_a * stretch(out);
     if (!(w > 0))
         return;
     out->predicted_at_speed = k / w;
@@ -72,9 +79,9 @@ static void implied(struct prediction *out, double w_g, double R_g, double k)
     double saved = out->misses_g - out->misses_a;
     if (!isfinite(out->miss_cost) || !(saved >= 1) || !(out->measured > 0))
         return;
-    double w = k / out->measured;
-    if (out->unit_g_ms > 0 && out->unit_a_ms > 0 && isfinite(out->cpu_share))
-        w /= 1 + out->cpu_share * (out->unit_a_ms / out->unit_g_ms - 1);
+    double w = k / out->measured, f = stretch(out);
+    if (f > 0)
+        w /= f;
     double rest = w_g - R_g + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) +
                   (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0);
     out->implied_miss_cost = out->lat_g + (rest - w) / saved;
