@@ -145,8 +145,12 @@ int chain_parse_delayacct(const char *text, int *old, int *now, double *since)
 
 const struct chain_thread *chain_older_than(const struct chain_reading *r, double since)
 {
+    /* in whole ticks: /proc/uptime's 1024.13 is 102413.00000000001 x 1/100
+     * s as a double, and a thread started in that tick (102413) would be
+     * taken for older than the switch */
+    long long tick = llround(since * CHAIN_USER_HZ);
     for (size_t i = 0; i < r->n; i++)
-        if ((double)r->th[i].start < since * CHAIN_USER_HZ)
+        if (r->th[i].start < tick)
             return &r->th[i];
     return NULL;
 }

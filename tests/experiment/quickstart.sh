@@ -164,7 +164,7 @@ contains "$out" "guest/host" || fail "report lacks the Guest/Host ratio"
 # without accounting (all six guests read 0 before the thread-cache fix).
 blkio() { q ".metric == \"chain_server_blkio_s\" $1"; }
 [ "$(blkio '' | grep -c .)" -eq $targets ] ||
-  fail "the connection thread's block I/O recorded for $(blkio '' | grep -c .) of $targets servers: $(blkio '' | tr '\n' ' ')"
+  fail "the connection thread's block I/O recorded for $(blkio '' | grep -c .) of $targets servers: $(jq -r 'select(.metric == "chain_server_blkio_s") | "\(.labels.arm)/\(.labels.guest) \(.value)"' "$s" | tr '\n' ' '); vbed warned: $(echo "$err" | grep -E 'chain|delay accounting|block I/O|PROCESSLIST' | tr '\n' ' ')"
 for arm in host tuned; do
   n=$(blkio "and .labels.arm == \"$arm\"" | grep -c .)
   [ "$n" -ge 1 ] && [ "$(blkio "and .labels.arm == \"$arm\" and .value > 0.02" | grep -c .)" -eq "$n" ] ||

@@ -94,6 +94,12 @@ static void thread_older_than_the_switch(void **state)
     r.th[1].start = 61240;
     assert_null(chain_older_than(&r, 612.0));
     assert_null(chain_older_than(&r, 0));
+    /* the uptime 1024.13 times 100 is 102413.00000000001 as a double: a
+     * thread of that tick is not older (CI lost the host arm's block I/O) */
+    r.th[0].start = r.th[1].start = 102413;
+    assert_null(chain_older_than(&r, 1024.13));
+    r.th[1].start = 102412;
+    assert_ptr_equal(chain_older_than(&r, 1024.13), &r.th[1]);
 }
 
 static void server_rows(void **state)
