@@ -138,7 +138,7 @@ struct gap_layer_figures {
 enum {
     GAP_CHECK_GUEST_READS = 1,  /* guest block reads > 1.25 x InnoDB data reads + readahead */
     GAP_CHECK_QEMU_READS = 2,   /* QEMU read requests differ from guest block reads by > 10 % */
-    GAP_CHECK_HOSTDEV_READS = 4 /* cache=none: host device reads differ from QEMU's by > 25 % */
+    GAP_CHECK_HOSTDEV_READS = 4 /* cache=none: host device reads < 75 % of QEMU's */
 };
 
 /* One arm in one variant: means over its targets (guests x counted runs). */
@@ -244,6 +244,13 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
  * guest closes: other 3.1 % of its thread time") or not, and why. "" when
  * it has no budget. */
 void gap_budget_sentence(const struct gap_arm *a, const char *name, char *buf, size_t len);
+
+/* Under cache=none every read QEMU issues for a data disk reaches the host
+ * device: its reads fit when they are at least 1 - GAP_HOSTDEV_READS_TOLERANCE
+ * of QEMU's. More is not a misfit: the device also serves the host and the
+ * guests' system disks (281 device reads against QEMU's 0 over a 20 s
+ * phase of two guests whose data fit their pools, CI here). */
+bool gap_hostdev_reads_fit(double host, double qemu);
 
 /* The consistency problems of an arm as one sentence each, appended to buf
  * ("" if none). */
