@@ -202,7 +202,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "error_at_speed", jnum(p.error_at_speed));
     json_object_object_add(o, "implied_miss_cost_ms", jms(p.implied_miss_cost));
     json_object_object_add(o, "tolerance", jnum(p.tolerance));
-    json_object_object_add(o, "agrees", isfinite(p.error) ? json_object_new_boolean(p.agrees) : NULL);
+    json_object_object_add(o, "agrees", p.judged ? json_object_new_boolean(p.agrees) : NULL);
     return o;
 }
 

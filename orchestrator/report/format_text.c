@@ -326,7 +326,7 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
                              pred,
                              isfinite(p.measured) ? meas : "n/a",
                              na_human(err, sizeof(err), "%+.1f %%", 100 * p.error),
-                             !isfinite(p.error) ? "n/a" : p.agrees ? "yes" : "no"};
+                             !p.judged ? "n/a" : p.agrees ? "yes" : "no"};
         report_table_add(t, row);
     }
     return t;
@@ -397,10 +397,13 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 buf + used, len - used,
                 "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
                 "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %% %s "
-                "(tolerance %.0f %%).",
+                "(tolerance %.0f %%%s).",
                 used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
-                p.measured, 100 * p.error, p.agrees ? "-- the prediction holds" : "-- it does not hold",
-                100 * p.tolerance);
+                p.measured, 100 * p.error,
+                !p.judged ? "-- not judged: the measured TPS's 95 % CI is too wide"
+                : p.agrees ? "-- the prediction holds"
+                           : "-- it does not hold",
+                100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
             if (isfinite(p.error_at_speed) && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,

@@ -197,7 +197,8 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     if (isfinite(out->measured) && out->measured > 0) {
         out->error = (out->measured - out->predicted) / out->measured;
         out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->measured_ci / out->measured);
-        out->agrees = fabs(out->error) <= out->tolerance;
+        out->judged = out->tolerance <= PREDICT_JUDGE_MAX;
+        out->agrees = out->judged && fabs(out->error) <= out->tolerance;
     } else {
         out->error = out->tolerance = NAN;
     }

@@ -46,7 +46,8 @@
  *   TPS_A    k / w_A per guest
  *
  * The prediction agrees when |measured - predicted| / measured is within
- * max(15 %, 2 x the measured TPS's 95 % CI half-width / its mean).
+ * max(15 %, 2 x the measured TPS's 95 % CI half-width / its mean); where
+ * that tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged.
  *
  * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
  * minute on a shared VM); with G's and A's units u_G, u_A (CPU ms of the
@@ -70,6 +71,11 @@
 struct report;
 
 #define PREDICT_TOLERANCE 0.15
+/* A tolerance beyond this judges nothing: two repeats whose TPS differ by
+ * 12 % have a 95 % CI of +-76 % (t = 12.7), and "holds within 152 %" was
+ * printed as if it said something. Such a prediction is shown, its error
+ * too, but not judged (judged false, agrees false). */
+#define PREDICT_JUDGE_MAX 0.50
 
 struct prediction {
     bool valid;        /* predicted */
@@ -89,7 +95,8 @@ struct prediction {
     double predicted, measured, measured_ci; /* TPS per guest */
     double error;             /* (measured - predicted) / measured */
     double tolerance;
-    bool agrees;
+    bool judged;              /* error known and tolerance <= PREDICT_JUDGE_MAX */
+    bool agrees;              /* judged and |error| <= tolerance */
     /* this machine's CPU speed while G and A measured (host_speed_unit_ms,
      * hostside/speed.h), and the prediction at A's: G's CPU-bound share of
      * w_G stretched by unit_A / unit_G; NAN

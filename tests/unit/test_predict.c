@@ -395,6 +395,39 @@ static void machine_speed(void **state)
     unbuild(&b);
 }
 
+/* A tolerance beyond 50 % judges nothing: arm 2's prediction (7.14 TPS
+ * against 7.0 measured, -2 %) holds within 15 %; with two repeats whose CI
+ * is +-3 TPS (2 x 3 / 7 = 86 %) it is shown, not judged -- neither "holds"
+ * nor "does not hold" -- and the sentence says why. */
+static void too_uncertain_to_judge(void **state)
+{
+    (void)state;
+    struct built b = build(true, false, false);
+    struct prediction p;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.judged);
+    assert_true(p.agrees);
+    assert_near(p.tolerance, PREDICT_TOLERANCE, 1e-12);
+    struct report_cell *c = &b.r->variants[0].cells[2];
+    c->per_guest_stats.n = 2;
+    c->per_guest_stats.ci95_half = 3.0;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.valid);
+    assert_near(p.tolerance, 6.0 / 7.0, 1e-9);
+    assert_false(p.judged);
+    assert_false(p.agrees);
+    char text[4096];
+    report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "-- not judged: the measured TPS's 95 % CI is too wide (tolerance 86 %, "
+                                 "above 50 %: more repeats narrow it)."));
+    /* a CI that leaves the tolerance within 50 % is judged */
+    c->per_guest_stats.ci95_half = 1.0;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.judged);
+    assert_true(p.agrees);
+    unbuild(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +435,7 @@ int main(void)
         cmocka_unit_test(predicted_from_the_miss_cost),
         cmocka_unit_test(predicted_from_the_read_probe),
         cmocka_unit_test(machine_speed),
+        cmocka_unit_test(too_uncertain_to_judge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
