@@ -84,8 +84,8 @@ int chain_parse_processlist(const struct sql_result *r, int *tids, size_t max);
  * accounts). 0, or -1 if malformed. */
 int chain_parse_delayacct(const char *text, int *old, int *now, double *since);
 
-/* The first thread of r created before the target's uptime since (its
- * start time, in ticks), or NULL. */
+/* The first thread of r created before the target's uptime since, both
+ * in whole ticks (a thread of since's own tick is not older), or NULL. */
 const struct chain_thread *chain_older_than(const struct chain_reading *r, double since);
 
 #endif

@@ -6,10 +6,10 @@
 # perhaps the first copied theirs (prepare_s samples), the two arms' TPS
 # agree within their 95 % confidence intervals, and so do their InnoDB
 # buffer-pool read requests per transaction, within 5 % more (the same
-# queries reached the same server; see below); the restored guests were ready sooner (boot_to_ready_s plus
-# restore_s below the cold boot's, per the samples -- a figure, not a
-# timing assertion: it is printed, and the check is that each arm's
-# samples say how it started).
+# queries reached the same server; see below); the restored guests were
+# ready sooner (boot_to_ready_s plus restore_s below the cold boot's, per
+# the samples -- a figure, not a timing assertion: it is printed, and the
+# check is that each arm's samples say how it started).
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
