@@ -117,9 +117,9 @@ static int start_guests(struct guest_run *gr)
         if (r->placement.pin) {
             pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
             for (int v = 0; v < cfg->vcpus; v++)
-                pins[v] = placement_vcpu_cpu(cfg, g->n, v);
+                pins[v] = placement_vcpu_cpu(&r->placement, cfg, g->n, v);
             spec.vcpu_pin = pins;
-            spec.emulator_pin = placement_emulator_cpu(cfg, g->n);
+            spec.emulator_pin = placement_emulator_cpu(&r->placement, cfg, g->n);
         }
         /* the record: the domain as it runs, its disks plugged in or not */
         char *xml = domain_xml(&spec);
@@ -229,7 +229,8 @@ static void record_placement(struct guest_run *gr)
     char why[512] = "";
     for (size_t i = 0; applied && i < gr->n; i++) {
         char diff[256];
-        if (placement_verify_guest(gr->guests[i].dom, cfg, gr->guests[i].n, diff, sizeof(diff)) < 0) {
+        if (placement_verify_guest(gr->guests[i].dom, &r->placement, cfg, gr->guests[i].n, diff,
+                                   sizeof(diff)) < 0) {
             applied = false;
             snprintf(why, sizeof(why), "pinning requested but not applied: %s: %s",
                      gr->guests[i].lay.name, diff);

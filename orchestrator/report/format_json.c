@@ -241,7 +241,8 @@ void report_print_json(const struct report *r, FILE *out)
     const struct results_data *rd = r->rd;
     static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
                                         "run_status", "fits", "not_run", "skipped_lines",
-                                        "layers", "host_elsewhere", "pool_auto", "speed"};
+                                        "layers", "host_elsewhere", "pool_auto", "speed",
+                                        "shared_cpus"};
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();
     const char *warn = report_accel_warning(r);

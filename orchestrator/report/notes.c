@@ -3,7 +3,8 @@
  * warm-up, a noisy machine, guests that started measuring apart, runs that
  * failed or did not run, data that fits in the buffer pool, layer counters
  * that do not fit together, an arm compared with a host arm on another
- * host, skipped lines of samples.jsonl. Owns r->notes and their order. */
+ * host, guests that shared unpinned CPUs, skipped lines of samples.jsonl.
+ * Owns r->notes and their order. */
 #include "report/notes.h"
 #include "report/cells.h"
 #include "report/report.h"
@@ -311,6 +312,34 @@ static void note_speed(struct report *r, size_t *cap)
                         100 * (r->speed_index_hi / r->speed_index_lo - 1));
 }
 
+/* Guest arms whose several guests ran with their vCPUs unpinned (or a
+ * pinning not applied): one note per arm, from the first variant that
+ * did (placement.h says why it matters). */
+static void notes_shared_cpus(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    for (size_t a = 0; a < rd->n_arms; a++)
+        for (size_t v = 0; v < rd->n_variants; v++) {
+            const struct report_cell *c = &r->variants[v].cells[a];
+            if (strcmp(c->arm->kind, "guest") != 0 || c->guests < 2 || !c->tps_stats.n ||
+                (strcmp(c->pin, "none") != 0 && strcmp(c->pin, "not pinned") != 0 &&
+                 strcmp(c->pin, "mixed") != 0))
+                continue;
+            const struct results_run *run = results_find_run(rd, c->tps_seq[0]);
+            struct report_note *n = add_note(r, cap, NOTE_SHARED_CPUS, INT_MAX);
+            n->arm = c->arm->name;
+            n->text = xasprintf(
+                "arm %s, variant %d: its %d guests ran with their vCPUs %s, sharing the host's "
+                "CPUs (%s). On a 2-CPU host without KVM, two such guests spent a third more vCPU time per "
+                "transaction than with their vCPUs pinned, and that hid a tuning's effect: read "
+                "its ratios to pinned arms with care (README, Placement).",
+                c->arm->name, r->variants[v].variant->index, c->guests,
+                !strcmp(c->pin, "mixed") ? "pinned in some runs only" : "not pinned",
+                run && *run->pin_reason ? run->pin_reason : "no reason recorded");
+            break;
+        }
+}
+
 void report_collect_notes(struct report *r)
 {
     const struct results_data *rd = r->rd;
@@ -332,6 +361,7 @@ void report_collect_notes(struct report *r)
     notes_layers(r, &cap);
     note_host_elsewhere(r, &cap);
     note_speed(r, &cap);
+    notes_shared_cpus(r, &cap);
     if (rd->bad_lines) {
         struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);
         n->value = (double)rd->bad_lines;

@@ -141,7 +141,13 @@ static const char *pin_state(const struct results_run *run)
         return "";
     if (!strcmp(run->pin, "none"))
         return "none";
-    return run->pin_applied == 1 ? "pinned" : "not pinned";
+    if (run->pin_applied != 1)
+        return "not pinned";
+    /* placement.h: the emulators float when the host had no CPU for them */
+    for (size_t k = 0; k < run->n_pins; k++)
+        if (!*run->pins[k].emulator)
+            return "vCPUs pinned";
+    return "pinned";
 }
 
 /* The guests of the cell's runs (config.guests), else those seen. */

@@ -94,7 +94,7 @@ struct report_cell {
      * host_speed_unit_ms, the mean over the counted runs, and the report's
      * median over all counted runs divided by it (> 1: faster); NAN */
     double speed_unit_ms, speed_index;
-    char pin[24]; /* "pinned", "not pinned", "none", "mixed" or "" */
+    char pin[24]; /* "pinned", "vCPUs pinned", "not pinned", "none", "mixed" or "" */
     /* where the time goes (gap.h): the arm's layers, and for a guest arm
      * its split against the host arm (valid false when not applicable) */
     struct gap_arm layers;
@@ -121,7 +121,8 @@ enum report_note_kind {
     NOTE_LAYERS, /* counters of an arm's layers that do not fit together */
     NOTE_HOST_ELSEWHERE, /* an arm compared with a host arm that ran on another host */
     NOTE_POOL_AUTO,     /* buffer_pool = auto: what InnoDB got, and why */
-    NOTE_SPEED          /* this machine's CPU speed moved between the runs */
+    NOTE_SPEED,         /* this machine's CPU speed moved between the runs */
+    NOTE_SHARED_CPUS    /* guests that ran with unpinned vCPUs on shared CPUs */
 };
 
 struct report_note {

@@ -14,35 +14,52 @@ void placement_decide(const struct plan *p, long online, struct placement *out)
         snprintf(out->reason, sizeof(out->reason), "pin = none");
         return;
     }
-    long long need = 0;
+    long long need = 0, need_vcpus = 0;
     for (size_t s = 0; s < p->n_specs; s++) {
         const struct run_config *c = &p->specs[s].cfg;
-        long long n = p->arms[p->specs[s].arm].kind == ARM_GUEST ? c->guests * (c->vcpus + 1) : c->vcpus;
+        bool guest = p->arms[p->specs[s].arm].kind == ARM_GUEST;
+        long long n = guest ? c->guests * (c->vcpus + 1) : c->vcpus;
+        long long nv = guest ? c->guests * c->vcpus : c->vcpus;
         if (n > need)
             need = n;
+        if (nv > need_vcpus)
+            need_vcpus = nv;
     }
-    if (need > online) {
+    if (need <= online) {
+        out->pin = out->emulators = true;
         snprintf(out->reason, sizeof(out->reason),
-                 "pin = auto, but the largest arm needs %lld host CPUs (guests x (vcpus + 1 for "
-                 "the emulator)) and this host has %ld: nothing is pinned",
+                 "pin = auto: every guest's vCPUs and emulator threads on host CPUs of their own "
+                 "(%lld of %ld CPUs at most)",
                  need, online);
-        return;
+    } else if (need_vcpus <= online) {
+        out->pin = true;
+        snprintf(out->reason, sizeof(out->reason),
+                 "pin = auto: every guest's vCPUs on host CPUs of their own (%lld of %ld CPUs at "
+                 "most); the emulator threads share all CPUs, as the largest arm would need %lld "
+                 "for them to have their own",
+                 need_vcpus, online, need);
+    } else {
+        snprintf(out->reason, sizeof(out->reason),
+                 "pin = auto, but the largest arm has %lld vCPUs and this host %ld CPUs: nothing "
+                 "is pinned, the guests share the host's CPUs",
+                 need_vcpus, online);
     }
-    out->pin = true;
-    snprintf(out->reason, sizeof(out->reason),
-             "pin = auto: every guest's vCPUs and emulator threads on host CPUs of their own (%lld "
-             "of %ld CPUs at most)",
-             need, online);
 }
 
-int placement_vcpu_cpu(const struct run_config *cfg, int n, int vcpu)
+/* CPUs a guest takes: its vCPUs, and one for its emulators when pinned */
+static long long stride(const struct placement *pl, const struct run_config *cfg)
 {
-    return (int)((n - 1) * (cfg->vcpus + 1) + vcpu);
+    return cfg->vcpus + (pl->emulators ? 1 : 0);
 }
 
-int placement_emulator_cpu(const struct run_config *cfg, int n)
+int placement_vcpu_cpu(const struct placement *pl, const struct run_config *cfg, int n, int vcpu)
 {
-    return (int)((n - 1) * (cfg->vcpus + 1) + cfg->vcpus);
+    return (int)((n - 1) * stride(pl, cfg) + vcpu);
+}
+
+int placement_emulator_cpu(const struct placement *pl, const struct run_config *cfg, int n)
+{
+    return pl->emulators ? (int)((n - 1) * stride(pl, cfg) + cfg->vcpus) : -1;
 }
 
 void placement_host_cpus(long long vcpus, long online, char *buf, size_t len)
@@ -73,8 +90,8 @@ static bool map_is_only(const unsigned char *map, int maplen, int cpu)
     return true;
 }
 
-int placement_verify_guest(virDomainPtr dom, const struct run_config *cfg, int n, char *why,
-                           size_t len)
+int placement_verify_guest(virDomainPtr dom, const struct placement *pl,
+                           const struct run_config *cfg, int n, char *why, size_t len)
 {
     virNodeInfo node;
     virConnectPtr conn = virDomainGetConnect(dom);
@@ -96,7 +113,7 @@ int placement_verify_guest(virDomainPtr dom, const struct run_config *cfg, int n
         rc = -1;
     }
     for (int v = 0; rc == 0 && v < nv; v++) {
-        int want = placement_vcpu_cpu(cfg, n, v);
+        int want = placement_vcpu_cpu(pl, cfg, n, v);
         const unsigned char *m = VIR_GET_CPUMAP(maps, maplen, v);
         if (!map_is_only(m, maplen, want)) {
             map_text(m, maplen, have, sizeof(have));
@@ -104,8 +121,8 @@ int placement_verify_guest(virDomainPtr dom, const struct run_config *cfg, int n
             rc = -1;
         }
     }
-    if (rc == 0) {
-        int want = placement_emulator_cpu(cfg, n);
+    if (rc == 0 && pl->emulators) {
+        int want = placement_emulator_cpu(pl, cfg, n);
         if (virDomainGetEmulatorPinInfo(dom, emu, maplen, VIR_DOMAIN_AFFECT_LIVE) < 0) {
             snprintf(why, len, "libvirt cannot report the emulator threads' pinning");
             rc = -1;
@@ -129,6 +146,7 @@ json_object *placement_json_guests(const struct placement *pl, const struct run_
     json_object_object_add(o, "applied", json_object_new_boolean(applied));
     json_object_object_add(o, "reason", json_object_new_string(why && *why ? why : pl->reason));
     if (pl->pin) {
+        json_object_object_add(o, "emulators", json_object_new_boolean(pl->emulators));
         json_object *arr = json_object_new_array();
         for (int n = 1; n <= cfg->guests; n++) {
             json_object *g = json_object_new_object();
@@ -136,12 +154,14 @@ json_object *placement_json_guests(const struct placement *pl, const struct run_
             size_t used = 0;
             for (int v = 0; v < cfg->vcpus; v++)
                 used += (size_t)snprintf(cpus + used, used < sizeof(cpus) ? sizeof(cpus) - used : 0,
-                                         "%s%d", v ? "," : "", placement_vcpu_cpu(cfg, n, v));
-            char emu[16];
-            snprintf(emu, sizeof(emu), "%d", placement_emulator_cpu(cfg, n));
+                                         "%s%d", v ? "," : "", placement_vcpu_cpu(pl, cfg, n, v));
             json_object_object_add(g, "guest", json_object_new_int(n));
             json_object_object_add(g, "vcpus", json_object_new_string(cpus));
-            json_object_object_add(g, "emulator", json_object_new_string(emu));
+            if (pl->emulators) {
+                char emu[16];
+                snprintf(emu, sizeof(emu), "%d", placement_emulator_cpu(pl, cfg, n));
+                json_object_object_add(g, "emulator", json_object_new_string(emu));
+            }
             json_object_array_add(arr, g);
         }
         json_object_object_add(o, "guests", arr);

@@ -3,13 +3,19 @@
  * pin = auto pins when the host has a CPU for every vCPU and every guest's
  * emulator threads of the largest guest arm (guests x (vcpus + 1)): guest n
  * (1-based) gets CPUs (n-1)(v+1) .. (n-1)(v+1)+v-1 for its vCPUs and the
- * next one for its emulator threads. The host arm gets as many CPUs as a
- * guest has vCPUs: those guest 1's vCPUs get (0 .. v-1), so that the arms
- * run on the same cores. The decision is made once for the whole scenario,
- * so that every arm is placed alike; when CPUs are too few (or pin = none)
- * nothing is pinned and the reason is recorded. A pinning is recorded as
- * applied only after it was read back from the running guest
- * (placement_verify_guest) or the host arm's processes. */
+ * next one for its emulator threads. Where the host has a CPU for every
+ * vCPU but not for the emulators too (guests x vcpus), only the vCPUs are
+ * pinned -- guest n's on (n-1)v .. (n-1)v+v-1 -- and the emulator threads
+ * float over all CPUs: under TCG, two unpinned guests on two CPUs spent a
+ * third more vCPU time per transaction than the same guests with their
+ * vCPUs pinned, and that hid a tuning's effect (README, Placement). The
+ * host arm gets as many CPUs as a guest has vCPUs: those guest 1's vCPUs
+ * get (0 .. v-1), so that the arms run on the same cores. The decision is
+ * made once for the whole scenario, so that every arm is placed alike; when
+ * CPUs are too few (or pin = none) nothing is pinned and the reason is
+ * recorded. A pinning is recorded as applied only after it was read back
+ * from the running guest (placement_verify_guest) or the host arm's
+ * processes. */
 #ifndef VBED_PLACEMENT_H
 #define VBED_PLACEMENT_H
 
@@ -21,17 +27,19 @@
 #include <stddef.h>
 
 struct placement {
-    bool pin;          /* decided: pin every guest and the host arm */
+    bool pin;          /* decided: pin every guest's vCPUs and the host arm */
+    bool emulators;    /* and every guest's emulator threads (only with pin) */
     long online;       /* host CPUs online */
-    char reason[200];  /* why (not) */
+    char reason[240];  /* why (not) */
 };
 
 /* Decide for the whole plan on a host with `online` CPUs. */
 void placement_decide(const struct plan *p, long online, struct placement *out);
 
-/* Guest n's (1-based) vCPU i's host CPU, and its emulator threads' CPU. */
-int placement_vcpu_cpu(const struct run_config *cfg, int n, int vcpu);
-int placement_emulator_cpu(const struct run_config *cfg, int n);
+/* Guest n's (1-based) vCPU i's host CPU, and its emulator threads' CPU
+ * (-1: the emulators are not pinned). */
+int placement_vcpu_cpu(const struct placement *pl, const struct run_config *cfg, int n, int vcpu);
+int placement_emulator_cpu(const struct placement *pl, const struct run_config *cfg, int n);
 
 /* The host arm's CPUs as a cpuset list ("0" or "0-3"): the first
  * min(vcpus, online) CPUs, pinned or not. */
@@ -40,8 +48,8 @@ void placement_host_cpus(long long vcpus, long online, char *buf, size_t len);
 /* Read the running guest's vCPU affinity (virDomainGetVcpus: the threads'
  * real affinity) and its emulator pinning back and compare them with the
  * plan. 0 if they match; -1 with the difference in why. */
-int placement_verify_guest(virDomainPtr dom, const struct run_config *cfg, int n, char *why,
-                           size_t len);
+int placement_verify_guest(virDomainPtr dom, const struct placement *pl,
+                           const struct run_config *cfg, int n, char *why, size_t len);
 
 /* meta.json's runs[].placement for a guest arm run / a host arm run. */
 json_object *placement_json_guests(const struct placement *pl, const struct run_config *cfg,

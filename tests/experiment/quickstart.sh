@@ -146,6 +146,22 @@ jq -e '.order.mode == "shuffle" and (.order.seed | type) == "number"' "$r/meta.j
   fail "meta.json: no order and seed"
 jq -e '[.runs[] | .placement.applied | type == "boolean"] | all and length == 4' "$r/meta.json" >/dev/null ||
   fail "meta.json: a run without its placement"
+# pin = auto with 2 guests of 1 vCPU: 4 CPUs pin vCPUs and emulators, 2-3 CPUs
+# the vCPUs alone (one CPU each, side by side), 1 CPU nothing; every pinning
+# read back from the running guests
+cpus=$(jq -r '.placement.host_cpus_online' "$r/meta.json")
+if [ "$cpus" -ge 4 ]; then want='true true' column='pinned'
+elif [ "$cpus" -ge 2 ]; then want='true false' column='vCPUs pinned'
+else want='false null' column='none'; fi
+got=$(jq -r '[.runs[] | select(.arm != "host") | .placement | "\(.pin == "auto") \(.emulators)"] | unique | join(",")' "$r/meta.json")
+[ "$got" = "$want" ] || fail "placement on $cpus CPUs: guest runs have (pinned, emulators) $got, want $want"
+[ "$cpus" -lt 2 ] || jq -e '[.runs[] | select(.arm != "host") | .placement.applied] | all' "$r/meta.json" >/dev/null ||
+  fail "a guest run's pinning was not applied: $(jq -c '[.runs[].placement.reason]' "$r/meta.json")"
+[ "$cpus" -lt 2 ] || [ "$cpus" -ge 4 ] ||
+  jq -e '[.runs[] | select(.arm != "host") | .placement.guests[] | .vcpus] == ["0","1","0","1","0","1"]' "$r/meta.json" >/dev/null ||
+  fail "guests' vCPUs not one per CPU: $(jq -c '[.runs[] | .placement.guests]' "$r/meta.json")"
+[ "$(echo "$out" | grep -E '^  (guest|tuned|tuned_memory) ' | grep -c " $column\$")" -eq 3 ] ||
+  fail "the report's pin column does not say '$column' for the three guest arms"
 
 [ -f "$r/summary.csv" ] || fail "no summary.csv"
 expect_rc 0 "$VBED" report "$r"

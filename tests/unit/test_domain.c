@@ -113,9 +113,10 @@ static void pinned(void **state)
     struct image_layout im;
     struct run_config cfg;
     spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_RAW, VIRT_QEMU);
-    int pins[2] = {placement_vcpu_cpu(&cfg, 2, 0), placement_vcpu_cpu(&cfg, 2, 1)};
+    struct placement pl = {.pin = true, .emulators = true, .online = 6};
+    int pins[2] = {placement_vcpu_cpu(&pl, &cfg, 2, 0), placement_vcpu_cpu(&pl, &cfg, 2, 1)};
     spec.vcpu_pin = pins;
-    spec.emulator_pin = placement_emulator_cpu(&cfg, 2);
+    spec.emulator_pin = placement_emulator_cpu(&pl, &cfg, 2);
     char *xml = domain_xml(&spec);
     assert_non_null(xml);
     assert_non_null(strstr(xml, "<vcpupin vcpu=\"0\" cpuset=\"3\"/>"));

@@ -46,17 +46,29 @@ static void decide(void **state)
                                "[tuned]\narm = guest\n",
                                &scn);
     struct placement pl;
-    /* 2 guests x (1 vCPU + 1 emulator) = 4 CPUs */
-    placement_decide(p, 2, &pl);
+    const struct run_config *c = &p->specs[1].cfg;
+    /* 2 guests x 1 vCPU: more than one CPU, nothing pinned */
+    placement_decide(p, 1, &pl);
     assert_false(pl.pin);
-    assert_non_null(strstr(pl.reason, "needs 4 host CPUs"));
+    assert_false(pl.emulators);
+    assert_non_null(strstr(pl.reason, "the largest arm has 2 vCPUs and this host 1 CPUs"));
+    /* a CPU per vCPU, none for the emulators: the vCPUs alone, side by side */
+    placement_decide(p, 2, &pl);
+    assert_true(pl.pin);
+    assert_false(pl.emulators);
+    assert_non_null(strstr(pl.reason, "the emulator threads share all CPUs"));
+    assert_int_equal(placement_vcpu_cpu(&pl, c, 1, 0), 0);
+    assert_int_equal(placement_vcpu_cpu(&pl, c, 2, 0), 1);
+    assert_int_equal(placement_emulator_cpu(&pl, c, 1), -1);
+    assert_int_equal(placement_emulator_cpu(&pl, c, 2), -1);
+    /* 2 guests x (1 vCPU + 1 emulator) = 4 CPUs */
     placement_decide(p, 4, &pl);
     assert_true(pl.pin);
-    const struct run_config *c = &p->specs[1].cfg;
-    assert_int_equal(placement_vcpu_cpu(c, 1, 0), 0);
-    assert_int_equal(placement_emulator_cpu(c, 1), 1);
-    assert_int_equal(placement_vcpu_cpu(c, 2, 0), 2);
-    assert_int_equal(placement_emulator_cpu(c, 2), 3);
+    assert_true(pl.emulators);
+    assert_int_equal(placement_vcpu_cpu(&pl, c, 1, 0), 0);
+    assert_int_equal(placement_emulator_cpu(&pl, c, 1), 1);
+    assert_int_equal(placement_vcpu_cpu(&pl, c, 2, 0), 2);
+    assert_int_equal(placement_emulator_cpu(&pl, c, 2), 3);
     char cpus[16];
     placement_host_cpus(c->vcpus, 4, cpus, sizeof(cpus));
     assert_string_equal(cpus, "0");
@@ -89,32 +101,65 @@ static void verify_reads_back(void **state)
     layout_image(&im, "/var/lib/vbed/pool", "debian-mariadb-0123456789ab");
     layout_guest(&g, "/var/lib/vbed/pool", "pin-001", "guest", 2, &cfg);
     struct domain_spec spec;
+    struct placement pl = {.pin = true, .emulators = true, .online = 16};
     layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda");
-    int pins[2] = {placement_vcpu_cpu(&cfg, 2, 0), placement_vcpu_cpu(&cfg, 2, 1)};
+    int pins[2] = {placement_vcpu_cpu(&pl, &cfg, 2, 0), placement_vcpu_cpu(&pl, &cfg, 2, 1)};
     spec.vcpu_pin = pins;
-    spec.emulator_pin = placement_emulator_cpu(&cfg, 2);
+    spec.emulator_pin = placement_emulator_cpu(&pl, &cfg, 2);
     char *xml = domain_xml(&spec);
     virDomainPtr dom = virDomainCreateXML(conn, xml, 0);
     free(xml);
     assert_non_null(dom);
 
     char why[256] = "";
-    int ok = placement_verify_guest(dom, &cfg, 2, why, sizeof(why));
+    int ok = placement_verify_guest(dom, &pl, &cfg, 2, why, sizeof(why));
     if (ok != 0)
         fprintf(stderr, "verify: %s\n", why);
     assert_int_equal(ok, 0);
     /* as guest 1 it would be on CPUs 0, 1 and 2: not what runs */
-    assert_int_equal(placement_verify_guest(dom, &cfg, 1, why, sizeof(why)), -1);
+    assert_int_equal(placement_verify_guest(dom, &pl, &cfg, 1, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "vCPU 0 runs on host CPUs 3, not on CPU 0"));
+
+    /* with the emulators floating, guest 2's vCPUs would be on CPUs 2 and 3 */
+    struct placement vonly = {.pin = true, .emulators = false, .online = 16};
+    assert_int_equal(placement_verify_guest(dom, &vonly, &cfg, 2, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "vCPU 0 runs on host CPUs 3, not on CPU 2"));
 
     /* vCPU 1 moved to CPU 7: the pinning no longer holds */
     int maplen = VIR_CPU_MAPLEN(16);
     unsigned char map[8] = {0};
     VIR_USE_CPU(map, 7);
     assert_int_equal(virDomainPinVcpu(dom, 1, map, maplen), 0);
-    assert_int_equal(placement_verify_guest(dom, &cfg, 2, why, sizeof(why)), -1);
+    assert_int_equal(placement_verify_guest(dom, &pl, &cfg, 2, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "vCPU 1 runs on host CPUs 7, not on CPU 4"));
 
+    virDomainDestroy(dom);
+    virDomainFree(dom);
+
+    /* vCPUs alone: guest 2 of 2-vCPU guests on CPUs 2 and 3, the emulator
+     * threads unpinned, and that is what verifies */
+    int vpins[2] = {placement_vcpu_cpu(&vonly, &cfg, 2, 0), placement_vcpu_cpu(&vonly, &cfg, 2, 1)};
+    assert_int_equal(vpins[0], 2);
+    assert_int_equal(vpins[1], 3);
+    spec.vcpu_pin = vpins;
+    spec.emulator_pin = placement_emulator_cpu(&vonly, &cfg, 2);
+    assert_int_equal(spec.emulator_pin, -1);
+    xml = domain_xml(&spec);
+    assert_null(strstr(xml, "emulatorpin"));
+    dom = virDomainCreateXML(conn, xml, 0);
+    free(xml);
+    assert_non_null(dom);
+    ok = placement_verify_guest(dom, &vonly, &cfg, 2, why, sizeof(why));
+    if (ok != 0)
+        fprintf(stderr, "verify: %s\n", why);
+    assert_int_equal(ok, 0);
+    cfg.guests = 2;
+    json_object *j = placement_json_guests(&vonly, &cfg, true, NULL);
+    assert_false(json_object_get_boolean(json_object_object_get(j, "emulators")));
+    json_object *g2 = json_object_array_get_idx(json_object_object_get(j, "guests"), 1);
+    assert_string_equal(json_object_get_string(json_object_object_get(g2, "vcpus")), "2,3");
+    assert_null(json_object_object_get(g2, "emulator"));
+    json_object_put(j);
     virDomainDestroy(dom);
     virDomainFree(dom);
     virConnectClose(conn);
