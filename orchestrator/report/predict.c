@@ -73,9 +73,12 @@ static void at_speed(const struct report_cell *cg, const struct report_cell *ca,
         out->error_at_speed = (out->measured - out->predicted_at_speed) / out->measured;
 }
 
-/* what A's measured TPS says a miss saved was worth (predict.h) */
-static void implied(struct prediction *out, double w_g, double R_g, double k)
+/* what A's measured TPS says a miss saved was worth, and where A's
+ * measured budget gave it back (predict.h) */
+static void implied(struct prediction *out, const struct gap_arm *g, const struct gap_arm *a,
+                    double R_g, double k)
 {
+    double w_g = g->w;
     double saved = out->misses_g - out->misses_a;
     if (!isfinite(out->miss_cost) || !(saved >= 1) || !(out->measured > 0))
         return;
@@ -85,6 +88,8 @@ static void implied(struct prediction *out, double w_g, double R_g, double k)
     double rest = w_g - R_g + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) +
                   (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0);
     out->implied_miss_cost = out->lat_g + (rest - w) / saved;
+    out->saved_cpu = (gap_arm_part(g, GAP_CPU) - gap_arm_part(a, GAP_CPU)) / saved;
+    out->saved_contention = (gap_arm_part(g, GAP_CONTENTION) - gap_arm_part(a, GAP_CONTENTION)) / saved;
 }
 
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
@@ -92,6 +97,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     memset(out, 0, sizeof(*out));
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
+    out->saved_cpu = out->saved_contention = NAN;
     out->from = r->first_guest_arm;
     const struct report_cell *cells = r->variants[v].cells;
     const struct report_cell *ca = &cells[arm];
@@ -193,7 +199,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     out->predicted = k / out->w_a;
     out->valid = true;
     at_speed(cg, ca, out, k);
-    implied(out, w, R, k);
+    implied(out, g, a, R, k);
     if (isfinite(out->measured) && out->measured > 0) {
         out->error = (out->measured - out->predicted) / out->measured;
         out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->measured_ci / out->measured);

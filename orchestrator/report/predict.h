@@ -61,7 +61,11 @@
  * - 1) where the speeds are known): c' = l_G + (w_G - R_G + r_A x l_A +
  * m_A x x - w'_A) / (m_G - m_A) (m_A x x only on an O_DIRECT path priced by
  * the read probe), beside the probe's c_G: where they part, the model's
- * price of a miss is what missed. */
+ * price of a miss is what missed. And from A's measured budget against
+ * G's, per miss saved, how much of that its CPU and its CPU contention
+ * gave back: the model holds contention at G's, and a guest's other
+ * threads (the page cleaner's flushes of the dirty pages a miss evicts,
+ * the guest kernel's I/O) take the vCPU the chain waits for. */
 #ifndef VBED_PREDICT_H
 #define VBED_PREDICT_H
 
@@ -110,6 +114,9 @@ struct prediction {
      * brought to G's speed where both are known), when A misses at least
      * one fewer page per transaction than G; NAN otherwise */
     double implied_miss_cost;
+    /* G's CPU and CPU contention per transaction less A's measured ones,
+     * per miss saved (where implied_miss_cost is known; NAN otherwise) */
+    double saved_cpu, saved_contention;
 };
 
 /* The prediction of guest arm `arm` (an index into rd->arms) in variant v

@@ -142,6 +142,11 @@ static char *make_results(bool probe, bool readprobe, bool speed)
             sample(f, "miss_probe_hot_reads", 0, "guest", 2, g, NULL);
             sample(f, "miss_probe_cold_s", 3.5, "guest", 2, g, NULL);
             sample(f, "miss_probe_cold_reads", 600, "guest", 2, g, NULL);
+            /* its vCPU waited a tenth of the time, tuned_memory's never */
+            sample(f, "qemu_vcpu_s", 18, "guest", 2, g, "hypervisor");
+            sample(f, "qemu_vcpu_delay_s", 2, "guest", 2, g, "hypervisor");
+            sample(f, "qemu_vcpu_s", 20, "tuned_memory", 4, g, "hypervisor");
+            sample(f, "qemu_vcpu_delay_s", 0, "tuned_memory", 4, g, "hypervisor");
         }
         if (readprobe) {
             sample(f, "read_probe_cached_ms", 0.1, "guest", 2, g, NULL);
@@ -290,15 +295,23 @@ static void predicted_from_the_miss_cost(void **state)
     assert_false(p.agrees);
     /* measured 10 TPS, w' = 100 ms: 2 + (100 - 20 + 0 - 100) / 15 ms a miss */
     assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - 0.100) / 15, 1e-12);
+    /* and where its budget gave it back, per miss saved: guest's on-CPU
+     * 14 s of 200 transactions' chain, 70 ms a transaction, its vCPU
+     * preempted a tenth of it: CPU 63 ms, contention 7 ms; tuned_memory's
+     * 18 s (it waits for no read), never preempted: 90 ms and 0 */
+    assert_near(p.saved_cpu, (0.063 - 0.090) / 15, 1e-12);
+    assert_near(p.saved_contention, 0.007 / 15, 1e-12);
     char text[4096];
     report_prediction_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "probe's 5.00 ms. Against guest's budget, per miss saved, its CPU "
+                                 "fell by -1.80 ms and its CPU contention by 0.47 ms"));
     assert_non_null(strstr(text, "tuned_memory: predicted 28.57 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction at 6.000 ms, through the "
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
                                  "each costing 5.00 ms there), measured 10.00: -185.7 %"));
     assert_non_null(strstr(text, "(tolerance 15 %). Its measured TPS says each of the 15.00 "
                                  "misses per transaction it saved was worth 0.67 ms, against the "
-                                 "probe's 5.00 ms.\n"));
+                                 "probe's 5.00 ms."));
     assert_non_null(strstr(text, "\nWhat a buffer-pool miss adds to a statement, measured after "
                                  "each measure phase (lookups on pages outside the pool against "
                                  "the same lookups again; n/a: the pool holds the table): host "
