@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "report/gap.h"
 #include "util/log.h"
+#include "util/xalloc.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -122,11 +123,23 @@ static void target(FILE *f, const char *arm, int seq, int guest, const struct co
  * the same (0.27 device reads per transaction).
  *
  * Run 5 failed: its figures (a huge CPU) do not count. */
-static char *make_results(void)
+static char *make_results_with(const char *disk_cache, double device_reads)
 {
     char *dir = strdup("/tmp/vbed-test-gap.XXXXXX");
     assert_non_null(mkdtemp(dir));
-    test_write_file(dir, "meta.json", meta);
+    /* meta.json with every guest run's disk_cache in place of writeback */
+    char *m = xcalloc(1, sizeof(meta) + 2 * strlen(disk_cache));
+    for (const char *p = meta, *at; *p; p = at + strlen("writeback")) {
+        at = strstr(p, "writeback");
+        if (!at) {
+            strcat(m, p);
+            break;
+        }
+        strncat(m, p, (size_t)(at - p));
+        strcat(m, disk_cache);
+    }
+    test_write_file(dir, "meta.json", m);
+    free(m);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -135,8 +148,8 @@ static char *make_results(void)
         sample(f, "tps_arm", 100, "host", hs, 0, "");
         sample(f, "tps_arm", 22.5, "guest", gs, 0, "");
         struct counters h = {1000, 10, 12, 1, 2000, 1000, 500, 500, -1, -1, 100};
-        struct counters g1 = {100, 10, 6, 0.5, 1500, 500, 500, 400, 100, 100, 60};
-        struct counters g2 = {125, 10, 5, 0.5, 1000, 250, 250, 500, 125, 125, 60};
+        struct counters g1 = {100, 10, 6, 0.5, 1500, 500, 500, 400, 100, 100, device_reads};
+        struct counters g2 = {125, 10, 5, 0.5, 1000, 250, 250, 500, 125, 125, device_reads};
         if (v == 2) {
             g2.flush_ms = -1;
             g1.guest_reads = 1200;
@@ -151,6 +164,11 @@ static char *make_results(void)
     test_write_file(dir, "samples.jsonl", text);
     free(text);
     return dir;
+}
+
+static char *make_results(void)
+{
+    return make_results_with("writeback", 60);
 }
 
 static void measured_and_split(void **state)
@@ -370,6 +388,39 @@ static void hostdev_reads_fit(void **state)
     assert_false(gap_hostdev_reads_fit(0, 100));
 }
 
+/* The same check through gap_measure_arm, on the fixture with its guests
+ * under cache=none: the two guests' QEMU issued 225 reads; the device they
+ * share served 60 (a misfit: below 75 %), then 281 (its other users) */
+static void cache_none_device_reads(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *cache;
+        double device;
+        bool misfit;
+    } cases[] = {{"none", 60, true}, {"none", 281, false}, {"writeback", 60, false}};
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char *dir = make_results_with(cases[k].cache, cases[k].device);
+        struct results_data *rd = results_read(dir);
+        assert_non_null(rd);
+        struct report *r = report_build(rd);
+        const struct gap_arm *g = &r->variants[0].cells[1].layers;
+        assert_int_equal(g->cache_none, !strcmp(cases[k].cache, "none"));
+        assert_near(g->sum_qemu_reads, 225, 1e-9);
+        assert_near(g->sum_host_reads, cases[k].device, 1e-9);
+        assert_int_equal(!!(g->problems & GAP_CHECK_HOSTDEV_READS), cases[k].misfit);
+        if (cases[k].misfit) {
+            char text[1024];
+            gap_problems_text(g, text, sizeof(text));
+            assert_non_null(strstr(text, "host device reads"));
+        }
+        report_free(r);
+        results_data_free(rd);
+        test_remove_dir(dir);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +428,7 @@ int main(void)
         cmocka_unit_test(split_by_hand),
         cmocka_unit_test(without_layers),
         cmocka_unit_test(hostdev_reads_fit),
+        cmocka_unit_test(cache_none_device_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
