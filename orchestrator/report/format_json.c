@@ -203,6 +203,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "implied_miss_cost_ms", jms(p.implied_miss_cost));
     json_object_object_add(o, "saved_cpu_per_miss_ms", jms(p.saved_cpu));
     json_object_object_add(o, "saved_contention_per_miss_ms", jms(p.saved_contention));
+    json_object_object_add(o, "saved_other_cpu_per_miss_ms", jms(p.saved_other));
     json_object_object_add(o, "tolerance", jnum(p.tolerance));
     json_object_object_add(o, "agrees", p.judged ? json_object_new_boolean(p.agrees) : NULL);
     return o;

@@ -421,15 +421,23 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                     isfinite(p.error_at_speed) ? "'s speed)" : "", p.misses_g - p.misses_a,
                     1000 * p.implied_miss_cost, 1000 * p.miss_cost);
             if (isfinite(p.implied_miss_cost) && isfinite(p.saved_cpu) &&
-                isfinite(p.saved_contention) && used + 1 < len)
+                isfinite(p.saved_contention) && used + 1 < len) {
                 used += (size_t)snprintf(
                     buf + used, len - used,
                     " Against %s's budget, per miss saved, its CPU fell by %.2f ms and its CPU "
                     "contention by %.2f ms (as measured, each at its own speed): the model holds "
                     "contention at %s's, and in a guest the vCPU the chain waits for also runs "
                     "the work misses cause elsewhere (the dirty pages they evict flushed, the "
-                    "guest kernel's I/O).",
+                    "guest kernel's I/O)",
                     from, 1000 * p.saved_cpu, 1000 * p.saved_contention, from);
+                if (isfinite(p.saved_other) && used + 1 < len)
+                    used += (size_t)snprintf(buf + used, len - used,
+                                             ": the CPU of the guest's other threads (its "
+                                             "/proc/stat less the chain's) fell by %.2f ms",
+                                             1000 * p.saved_other);
+                if (used + 1 < len)
+                    used += (size_t)snprintf(buf + used, len - used, ".");
+            }
         }
     }
     char costs[1024];

@@ -66,6 +66,8 @@ enum gap_metric {
     M_PROBE_COLD_READS,
     M_READ_CACHED,
     M_READ_DIRECT,
+    M_GUEST_CPU_USER,
+    M_GUEST_CPU_SYSTEM,
     M_N
 };
 
@@ -125,6 +127,8 @@ static const char *const metric_names[M_N] = {
     [M_PROBE_COLD_READS] = "miss_probe_cold_reads",
     [M_READ_CACHED] = "read_probe_cached_ms",
     [M_READ_DIRECT] = "read_probe_direct_ms",
+    [M_GUEST_CPU_USER] = "guest_cpu_user_s",
+    [M_GUEST_CPU_SYSTEM] = "guest_cpu_system_s",
 };
 
 struct target {
@@ -194,7 +198,7 @@ static double hit_ratio(double below, double above)
 struct budget {
     bool have;                                  /* the chain was read */
     double part[GAP_PARTS], res[GAP_PARTS];     /* seconds per transaction; res: resolution */
-    double other, other_res, cmp, cmp_res, uncmp, uncmp_res, client_cpu;
+    double other, other_res, cmp, cmp_res, uncmp, uncmp_res, client_cpu, guest_other;
     double oncpu, runq, io, stmt, p, read_wait, commit_wait, reads_per_tx;
 };
 
@@ -212,7 +216,7 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     const double *v = t->v;
     for (int p = 0; p < GAP_PARTS; p++)
         b->part[p] = b->res[p] = NAN;
-    b->other = b->other_res = b->client_cpu = NAN;
+    b->other = b->other_res = b->client_cpu = b->guest_other = NAN;
     b->oncpu = b->runq = b->io = b->stmt = b->p = b->read_wait = b->commit_wait = NAN;
     b->reads_per_tx = NAN;
     /* compression: INNODB_CMP's time, global (the foreground compresses) */
@@ -233,6 +237,12 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     b->runq = v[M_CHAIN_SERVER_RUNQ] * per;
     b->io = v[M_CHAIN_SERVER_BLKIO] * per;
     b->client_cpu = nc >= 1 ? v[M_CHAIN_CLIENT_CPU] / (nc * ci) * w : NAN;
+    /* the guest's CPU (its /proc/stat over the measure phase) in a chain's
+     * w, less the chain's own: what its other threads ran meanwhile */
+    double W = v[M_MEASURE_S], gcpu = v[M_GUEST_CPU_USER] + v[M_GUEST_CPU_SYSTEM];
+    b->guest_other = t->guest_arm && W > 0 && gcpu >= 0
+                         ? gcpu / W * w - v[M_CHAIN_SERVER_CPU] * per - b->client_cpu
+                         : NAN;
     /* the vCPU's preempted share: the guest's clock ran, its vCPU did not */
     double vt = v[M_VCPU], vd = v[M_VCPU_DELAY];
     b->p = !t->guest_arm ? 0 : vt >= 0 && vd >= 0 && vt + vd > 0 ? vd / (vt + vd) : NAN;
@@ -418,7 +428,8 @@ static double spread_mean(const struct spread *s, double *sigma)
 static void measure_budget(struct gap_arm *out, const struct target *ts, size_t n)
 {
     struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
-                  runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0};
+                  runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0},
+                  gother = {0};
     bool cmp_absent = false;
     for (size_t i = 0; i < n; i++) {
         double f[F_N];
@@ -444,6 +455,7 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         spread_add(&rw, b.read_wait, 0);
         spread_add(&cw, b.commit_wait, 0);
         spread_add(&rpt, b.reads_per_tx, 0);
+        spread_add(&gother, b.guest_other, 0);
     }
     out->w = spread_mean(&w, &out->w_sigma);
     out->cmp = spread_mean(&cmp, &out->cmp_sigma);
@@ -464,6 +476,7 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
     out->read_wait = all ? spread_mean(&rw, &unused) : NAN;
     out->commit_wait = all ? spread_mean(&cw, &unused) : NAN;
     out->reads_per_tx = all ? spread_mean(&rpt, &unused) : NAN;
+    out->guest_other = all ? spread_mean(&gother, &unused) : NAN;
     double share = gap_other_share(out);
     out->closes = share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH;
 }

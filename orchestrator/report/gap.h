@@ -163,6 +163,9 @@ struct gap_arm {
     double oncpu, runq, io, stmt, preempt; /* preempt: p, the vCPU's share waiting */
     double read_wait, commit_wait;         /* performance_schema's, per transaction */
     double reads_per_tx;                   /* foreground data-file reads (ps_reads) */
+    double guest_other; /* a guest's CPU in a chain's w less the chain's own (on-CPU and
+                         * client): its other threads' (/proc/stat's user + system over the
+                         * measure phase x w / W); NAN on the host arm or unknown */
     bool closes;                           /* other / w within [GAP_CLOSE_LOW, GAP_CLOSE_HIGH] */
     /* what a prediction needs (report/predict.h): means over targets, NAN unknown */
     int threads;              /* config.threads (0 unknown or mixed) */

@@ -90,6 +90,7 @@ static void implied(struct prediction *out, const struct gap_arm *g, const struc
     out->implied_miss_cost = out->lat_g + (rest - w) / saved;
     out->saved_cpu = (gap_arm_part(g, GAP_CPU) - gap_arm_part(a, GAP_CPU)) / saved;
     out->saved_contention = (gap_arm_part(g, GAP_CONTENTION) - gap_arm_part(a, GAP_CONTENTION)) / saved;
+    out->saved_other = (g->guest_other - a->guest_other) / saved;
 }
 
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
@@ -97,7 +98,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     memset(out, 0, sizeof(*out));
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
-    out->saved_cpu = out->saved_contention = NAN;
+    out->saved_cpu = out->saved_contention = out->saved_other = NAN;
     out->from = r->first_guest_arm;
     const struct report_cell *cells = r->variants[v].cells;
     const struct report_cell *ca = &cells[arm];

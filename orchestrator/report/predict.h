@@ -117,6 +117,8 @@ struct prediction {
     /* G's CPU and CPU contention per transaction less A's measured ones,
      * per miss saved (where implied_miss_cost is known; NAN otherwise) */
     double saved_cpu, saved_contention;
+    /* and the CPU of the guest's other threads (gap.h's guest_other) */
+    double saved_other;
 };
 
 /* The prediction of guest arm `arm` (an index into rd->arms) in variant v

@@ -147,6 +147,11 @@ static char *make_results(bool probe, bool readprobe, bool speed)
             sample(f, "qemu_vcpu_delay_s", 2, "guest", 2, g, "hypervisor");
             sample(f, "qemu_vcpu_s", 20, "tuned_memory", 4, g, "hypervisor");
             sample(f, "qemu_vcpu_delay_s", 0, "tuned_memory", 4, g, "hypervisor");
+            /* the guests' CPU over the 30 s: 27 s, and 30 s */
+            sample(f, "guest_cpu_user_s", 20, "guest", 2, g, "guest");
+            sample(f, "guest_cpu_system_s", 7, "guest", 2, g, "guest");
+            sample(f, "guest_cpu_user_s", 24, "tuned_memory", 4, g, "guest");
+            sample(f, "guest_cpu_system_s", 6, "tuned_memory", 4, g, "guest");
         }
         if (readprobe) {
             sample(f, "read_probe_cached_ms", 0.1, "guest", 2, g, NULL);
@@ -301,10 +306,19 @@ static void predicted_from_the_miss_cost(void **state)
      * 18 s (it waits for no read), never preempted: 90 ms and 0 */
     assert_near(p.saved_cpu, (0.063 - 0.090) / 15, 1e-12);
     assert_near(p.saved_contention, 0.007 / 15, 1e-12);
+    /* the guests' other threads: guest's CPU 0.9 x 100 ms in a transaction
+     * less its chain's 70 ms on-CPU and 5 ms of sysbench: 15 ms;
+     * tuned_memory's 100 - 90 - 5 = 5 ms */
+    assert_near(r->variants[0].cells[1].layers.guest_other, 0.015, 1e-12);
+    assert_near(r->variants[0].cells[3].layers.guest_other, 0.005, 1e-12);
+    assert_true(isnan(r->variants[0].cells[0].layers.guest_other)); /* the host arm has none */
+    assert_near(p.saved_other, 0.010 / 15, 1e-12);
     char text[4096];
     report_prediction_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "probe's 5.00 ms. Against guest's budget, per miss saved, its CPU "
                                  "fell by -1.80 ms and its CPU contention by 0.47 ms"));
+    assert_non_null(strstr(text, "guest kernel's I/O): the CPU of the guest's other threads (its "
+                                 "/proc/stat less the chain's) fell by 0.67 ms.\n"));
     assert_non_null(strstr(text, "tuned_memory: predicted 28.57 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction at 6.000 ms, through the "
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
