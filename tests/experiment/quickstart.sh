@@ -9,7 +9,8 @@
 # or lost against the untuned guest, the miss-cost probe fits each arm's
 # pool and prices the prediction, the read probe prices the tuned arms'
 # path, meta.json says how each target's tables
-# came, and nothing is left.
+# came, pin = auto placed the guests as the machine's CPU count allows
+# (vCPUs alone on 2-3 CPUs) and read it back, and nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
