@@ -420,8 +420,8 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                     isfinite(p.error_at_speed) ? " (at " : "", isfinite(p.error_at_speed) ? from : "",
                     isfinite(p.error_at_speed) ? "'s speed)" : "", p.misses_g - p.misses_a,
                     1000 * p.implied_miss_cost, 1000 * p.miss_cost);
-            if (isfinite(p.implied_miss_cost) && isfinite(p.saved_cpu) &&
-                isfinite(p.saved_contention) && used + 1 < len) {
+            /* known only where the implied cost is (predict.h) */
+            if (isfinite(p.saved_cpu) && isfinite(p.saved_contention) && used + 1 < len) {
                 used += (size_t)snprintf(
                     buf + used, len - used,
                     " Against %s's budget, per miss saved, its CPU fell by %.2f ms and its CPU "

@@ -241,7 +241,7 @@ static void target_budget(const struct target *t, double w, struct budget *b)
      * w, less the chain's own: what its other threads ran meanwhile */
     double W = v[M_MEASURE_S], gcpu = v[M_GUEST_CPU_USER] + v[M_GUEST_CPU_SYSTEM];
     b->guest_other = t->guest_arm && W > 0 && gcpu >= 0
-                         ? gcpu / W * w - v[M_CHAIN_SERVER_CPU] * per - b->client_cpu
+                         ? gcpu / W * w - b->oncpu - b->client_cpu
                          : NAN;
     /* the vCPU's preempted share: the guest's clock ran, its vCPU did not */
     double vt = v[M_VCPU], vd = v[M_VCPU_DELAY];

@@ -18,7 +18,8 @@
 /* Variant 1 and 2: the same runs (host seq 1/3, guest seq 2/4), but in
  * variant 2 guest 2 has no guest_disk_flush_ms and guest 1 reads far more
  * blocks than InnoDB asked for. */
-static const char meta[] =
+/* meta.json, the guest runs' disk_cache left to fill in (%s twice) */
+static const char meta_fmt[] =
     "{\"status\": \"complete\", \"accel\": \"tcg\", \"scenario\": {\"name\": \"gap\"},\n"
     " \"variants\": [{\"index\": 1, \"label\": \"one\"}, {\"index\": 2, \"label\": \"two\"}],\n"
     " \"arms\": [{\"name\": \"host\", \"kind\": \"host\"}, {\"name\": \"guest\", \"kind\": "
@@ -29,12 +30,12 @@ static const char meta[] =
     "  {\"seq\": 2, \"arm\": \"guest\", \"repeat\": 1, \"variants\": [1], \"status\": \"ok\",\n"
     "   \"hypervisor_fields\": \"block.1.rd.reqs,cpu.time\",\n"
     "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"compression\": \"row-zlib\",\n"
-    "              \"disk_cache\": \"writeback\"}},\n"
+    "              \"disk_cache\": \"%s\"}},\n"
     "  {\"seq\": 3, \"arm\": \"host\", \"repeat\": 1, \"variants\": [2], \"status\": \"ok\",\n"
     "   \"config\": {\"threads\": \"2\", \"compression\": \"row-zlib\"}},\n"
     "  {\"seq\": 4, \"arm\": \"guest\", \"repeat\": 1, \"variants\": [2], \"status\": \"ok\",\n"
     "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"compression\": \"row-zlib\",\n"
-    "              \"disk_cache\": \"writeback\"}},\n"
+    "              \"disk_cache\": \"%s\"}},\n"
     "  {\"seq\": 5, \"arm\": \"guest\", \"repeat\": 2, \"variants\": [1], \"status\": \"failed\",\n"
     "   \"config\": {\"threads\": \"1\", \"guests\": \"2\", \"compression\": \"row-zlib\"}}]}\n";
 
@@ -127,17 +128,7 @@ static char *make_results_with(const char *disk_cache, double device_reads)
 {
     char *dir = strdup("/tmp/vbed-test-gap.XXXXXX");
     assert_non_null(mkdtemp(dir));
-    /* meta.json with every guest run's disk_cache in place of writeback */
-    char *m = xcalloc(1, sizeof(meta) + 2 * strlen(disk_cache));
-    for (const char *p = meta, *at; *p; p = at + strlen("writeback")) {
-        at = strstr(p, "writeback");
-        if (!at) {
-            strcat(m, p);
-            break;
-        }
-        strncat(m, p, (size_t)(at - p));
-        strcat(m, disk_cache);
-    }
+    char *m = xasprintf(meta_fmt, disk_cache, disk_cache);
     test_write_file(dir, "meta.json", m);
     free(m);
     char *text = NULL;

@@ -49,6 +49,17 @@ static void sample(FILE *f, const char *metric, double value, const char *arm, i
             layer ? "\"" : "");
 }
 
+/* A guest's vCPU time and its wait for a host CPU (libvirt's), and its
+ * own user and system CPU (its /proc/stat), over the measure phase */
+static void guest_cpu(FILE *f, const char *arm, int seq, int guest, double vcpu, double delay,
+                      double user, double system)
+{
+    sample(f, "qemu_vcpu_s", vcpu, arm, seq, guest, "hypervisor");
+    sample(f, "qemu_vcpu_delay_s", delay, arm, seq, guest, "hypervisor");
+    sample(f, "guest_cpu_user_s", user, arm, seq, guest, "guest");
+    sample(f, "guest_cpu_system_s", system, arm, seq, guest, "guest");
+}
+
 /* A target whose budget closes: T transactions in 30 s, one thread; its
  * chain over 20 s, on CPU the whole statement time but its reads'. */
 static void target(FILE *f, const char *arm, int seq, int guest, double T, double reads_20s,
@@ -142,16 +153,10 @@ static char *make_results(bool probe, bool readprobe, bool speed)
             sample(f, "miss_probe_hot_reads", 0, "guest", 2, g, NULL);
             sample(f, "miss_probe_cold_s", 3.5, "guest", 2, g, NULL);
             sample(f, "miss_probe_cold_reads", 600, "guest", 2, g, NULL);
-            /* its vCPU waited a tenth of the time, tuned_memory's never */
-            sample(f, "qemu_vcpu_s", 18, "guest", 2, g, "hypervisor");
-            sample(f, "qemu_vcpu_delay_s", 2, "guest", 2, g, "hypervisor");
-            sample(f, "qemu_vcpu_s", 20, "tuned_memory", 4, g, "hypervisor");
-            sample(f, "qemu_vcpu_delay_s", 0, "tuned_memory", 4, g, "hypervisor");
-            /* the guests' CPU over the 30 s: 27 s, and 30 s */
-            sample(f, "guest_cpu_user_s", 20, "guest", 2, g, "guest");
-            sample(f, "guest_cpu_system_s", 7, "guest", 2, g, "guest");
-            sample(f, "guest_cpu_user_s", 24, "tuned_memory", 4, g, "guest");
-            sample(f, "guest_cpu_system_s", 6, "tuned_memory", 4, g, "guest");
+            /* its vCPU waited a tenth of the time, tuned_memory's never;
+             * the guests' CPU over the 30 s: 27 s, and 30 s */
+            guest_cpu(f, "guest", 2, g, 18, 2, 20, 7);
+            guest_cpu(f, "tuned_memory", 4, g, 20, 0, 24, 6);
         }
         if (readprobe) {
             sample(f, "read_probe_cached_ms", 0.1, "guest", 2, g, NULL);
