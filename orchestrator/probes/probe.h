@@ -23,6 +23,9 @@
  *   perfschema.c  performance_schema's per-thread sums for the benchmark's
  *                 connections (reads of the data files, the commit stage,
  *                 synch waits, statements), read during the phase
+ *   tasks.c       a guest's CPU by the tasks that ran it (page cleaner,
+ *                 InnoDB's task pool, kernel threads ...), read during the
+ *                 phase
  *
  * A probe decides itself whether a target has what it reads (a guest's
  * domain, a server); the experiment only calls probes_before, probes_after
@@ -117,6 +120,6 @@ void probes_free(struct probe_target *pt);
 
 /* the probes of registry.c */
 extern const struct probe probe_innodb, probe_guest, probe_hypervisor, probe_hostdev, probe_process,
-    probe_chain, probe_perfschema;
+    probe_chain, probe_perfschema, probe_tasks;
 
 #endif

@@ -5,7 +5,7 @@
 
 static const struct probe *const registry[] = {
     &probe_innodb, &probe_guest, &probe_hypervisor, &probe_hostdev, &probe_process,
-    &probe_chain,  &probe_perfschema,
+    &probe_chain,  &probe_perfschema, &probe_tasks,
 };
 #define N_PROBES (sizeof(registry) / sizeof(registry[0]))
 _Static_assert(N_PROBES <= PROBES_MAX, "PROBES_MAX is too small for the registry");
