@@ -131,6 +131,12 @@ static struct json_object *jlayers(const struct gap_arm *g)
     gap_budget_sentence(g, "the arm", budget, sizeof(budget));
     json_object_object_add(o, "budget_text", jstr(budget));
     json_object_object_add(o, "copies", jnum(g->copies));
+    if (g->guest) {
+        struct json_object *tasks = json_object_new_object();
+        for (int k = 0; k < GAP_TASKS; k++)
+            json_object_object_add(tasks, gap_task_key(k), jms(g->tasks[k]));
+        json_object_object_add(o, "guest_cpu_by_task_ms_per_tx", tasks);
+    }
     for (int l = 0; l < GAP_LAYERS; l++) {
         if (!arm_has_layer(g, l))
             continue;
@@ -204,6 +210,13 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "saved_cpu_per_miss_ms", jms(p.saved_cpu));
     json_object_object_add(o, "saved_contention_per_miss_ms", jms(p.saved_contention));
     json_object_object_add(o, "saved_other_cpu_per_miss_ms", jms(p.saved_other));
+    json_object_object_add(o, "saved_contention_model_per_miss_ms", jms(p.saved_contention_model));
+    json_object_object_add(o, "contention_scaled", json_object_new_boolean(p.contention_scaled));
+    json_object_object_add(o, "contention_ms", jms(p.contention_g));
+    json_object_object_add(o, "contention_predicted_ms", jms(p.contention_a));
+    json_object_object_add(o, "other_tasks_cpu_ms", jms(p.others_g));
+    json_object_object_add(o, "other_tasks_cpu_predicted_ms", jms(p.others_a));
+    json_object_object_add(o, "innodb_background_cpu_ms", jms(p.background_g));
     json_object_object_add(o, "tolerance", jnum(p.tolerance));
     json_object_object_add(o, "agrees", p.judged ? json_object_new_boolean(p.agrees) : NULL);
     return o;

@@ -250,6 +250,28 @@ struct report_table *report_time_table(const struct report *r, size_t variant)
     return t;
 }
 
+struct report_table *report_tasks_table(const struct report *r, size_t variant)
+{
+    const char *head[2 + GAP_TASKS + 1] = {"arm", "chain's own"};
+    for (int k = 0; k < GAP_TASKS; k++)
+        head[2 + k] = gap_task_name(k);
+    head[2 + GAP_TASKS] = "others, excluding the chain";
+    struct report_table *t = report_table_new(3 + GAP_TASKS, head, ~1UL);
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct gap_arm *g = &r->variants[variant].cells[a].layers;
+        if (!g->guest || !g->targets || !isfinite(g->tasks[GAP_TASK_UNATTRIBUTED]))
+            continue;
+        char own[32], k[GAP_TASKS][32], other[32];
+        const char *row[3 + GAP_TASKS] = {r->rd->arms[a].name,
+                                          ms_pm(own, sizeof(own), g->oncpu + g->client_cpu, NAN)};
+        for (int i = 0; i < GAP_TASKS; i++)
+            row[2 + i] = ms_pm(k[i], sizeof(k[i]), g->tasks[i], NAN);
+        row[2 + GAP_TASKS] = ms_pm(other, sizeof(other), g->guest_other, NAN);
+        report_table_add(t, row);
+    }
+    return t;
+}
+
 /* "77.2" points, "n/a" */
 static const char *points_human(char *buf, size_t len, const struct gap_split *s, double seconds)
 {
@@ -404,6 +426,20 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 : p.agrees ? "-- the prediction holds"
                            : "-- it does not hold",
                 100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
+            if (p.contention_scaled && used + 1 < len)
+                used += (size_t)snprintf(
+                    buf + used, len - used,
+                    " Its CPU contention %.2f ms per transaction against %s's %.2f: the chain "
+                    "waits while its guest's other tasks (%.2f ms of CPU per transaction in %s, "
+                    "of it %.2f InnoDB's background, which goes with the misses: %.2f predicted) "
+                    "or its client (%.2f ms) run.",
+                    1000 * p.contention_a, from, 1000 * p.contention_g, 1000 * p.others_g, from,
+                    1000 * p.background_g, 1000 * p.others_a, 1000 * p.client_g);
+            else if (used + 1 < len)
+                used += (size_t)snprintf(buf + used, len - used,
+                                         " Its CPU contention held at %s's (%s's tasks were not "
+                                         "read).",
+                                         from, from);
             if (isfinite(p.error_at_speed) && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
@@ -425,15 +461,18 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 used += (size_t)snprintf(
                     buf + used, len - used,
                     " Against %s's budget, per miss saved, its CPU fell by %.2f ms and its CPU "
-                    "contention by %.2f ms (as measured, each at its own speed): the model holds "
-                    "contention at %s's, and in a guest the vCPU the chain waits for also runs "
-                    "the work misses cause elsewhere (the dirty pages they evict flushed, the "
-                    "guest kernel's I/O)",
-                    from, 1000 * p.saved_cpu, 1000 * p.saved_contention, from);
+                    "contention by %.2f ms (as measured, each at its own speed)",
+                    from, 1000 * p.saved_cpu, 1000 * p.saved_contention);
+                if (isfinite(p.saved_contention_model) && used + 1 < len)
+                    used += (size_t)snprintf(buf + used, len - used, ", the model's by %.2f ms",
+                                             1000 * p.saved_contention_model);
+                else if (used + 1 < len)
+                    used += (size_t)snprintf(buf + used, len - used,
+                                             ", the model's by none (held at %s's)", from);
                 if (isfinite(p.saved_other) && used + 1 < len)
                     used += (size_t)snprintf(buf + used, len - used,
-                                             ": the CPU of the guest's other threads (its "
-                                             "/proc/stat less the chain's) fell by %.2f ms",
+                                             "; the CPU of the guest's other tasks (its busy CPU "
+                                             "less the chain's) fell by %.2f ms",
                                              1000 * p.saved_other);
                 if (used + 1 < len)
                     used += (size_t)snprintf(buf + used, len - used, ".");
@@ -519,6 +558,12 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
         fputs("\n", out);
         print_lines(out, budget, md ? "- " : ind);
     }
+    t = report_tasks_table(r, v);
+    if (t->nrows) {
+        fprintf(out, "\n%sA guest's CPU per transaction, by task, ms\n\n", md ? "### " : ind);
+        report_table_print(t, f, out, ind);
+    }
+    report_table_free(t);
     t = report_gap_table(r, v);
     if (t->nrows) {
         fputs("\n", out);

@@ -68,7 +68,10 @@ enum gap_metric {
     M_READ_DIRECT,
     M_GUEST_CPU_USER,
     M_GUEST_CPU_SYSTEM,
-    M_N
+    M_TASKS_INTERVAL,
+    M_TASKS_BUSY,
+    M_TASKS_0, /* GAP_TASK_UNATTRIBUTED groups from here on, in enum gap_task's order */
+    M_N = M_TASKS_0 + GAP_TASK_UNATTRIBUTED
 };
 
 static const char *const metric_names[M_N] = {
@@ -129,6 +132,15 @@ static const char *const metric_names[M_N] = {
     [M_READ_DIRECT] = "read_probe_direct_ms",
     [M_GUEST_CPU_USER] = "guest_cpu_user_s",
     [M_GUEST_CPU_SYSTEM] = "guest_cpu_system_s",
+    [M_TASKS_INTERVAL] = "tasks_interval_s",
+    [M_TASKS_BUSY] = "tasks_busy_s",
+    [M_TASKS_0 + GAP_TASK_PAGE_CLEANER] = "tasks_page_cleaner_cpu_s",
+    [M_TASKS_0 + GAP_TASK_INNODB_POOL] = "tasks_innodb_pool_cpu_s",
+    [M_TASKS_0 + GAP_TASK_CONNECTIONS] = "tasks_connections_cpu_s",
+    [M_TASKS_0 + GAP_TASK_MARIADBD_OTHER] = "tasks_mariadbd_other_cpu_s",
+    [M_TASKS_0 + GAP_TASK_SYSBENCH] = "tasks_sysbench_cpu_s",
+    [M_TASKS_0 + GAP_TASK_KERNEL] = "tasks_kernel_cpu_s",
+    [M_TASKS_0 + GAP_TASK_REST] = "tasks_rest_cpu_s",
 };
 
 struct target {
@@ -199,6 +211,7 @@ struct budget {
     bool have;                                  /* the chain was read */
     double part[GAP_PARTS], res[GAP_PARTS];     /* seconds per transaction; res: resolution */
     double other, other_res, cmp, cmp_res, uncmp, uncmp_res, client_cpu, guest_other;
+    double tasks[GAP_TASKS];
     double oncpu, runq, io, stmt, p, read_wait, commit_wait, reads_per_tx;
 };
 
@@ -217,6 +230,8 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     for (int p = 0; p < GAP_PARTS; p++)
         b->part[p] = b->res[p] = NAN;
     b->other = b->other_res = b->client_cpu = b->guest_other = NAN;
+    for (int k = 0; k < GAP_TASKS; k++)
+        b->tasks[k] = NAN;
     b->oncpu = b->runq = b->io = b->stmt = b->p = b->read_wait = b->commit_wait = NAN;
     b->reads_per_tx = NAN;
     /* compression: INNODB_CMP's time, global (the foreground compresses) */
@@ -243,6 +258,21 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     b->guest_other = t->guest_arm && W > 0 && gcpu >= 0
                          ? gcpu / W * w - b->oncpu - b->client_cpu
                          : NAN;
+    /* the guest's CPU by task (probes/tasks.h), over the tasks probe's own
+     * interval, in a chain's w; what no task was charged for from the
+     * guest's busy time in the same readings */
+    double ti = v[M_TASKS_INTERVAL];
+    if (t->guest_arm && ti > 0 && v[M_TASKS_BUSY] >= 0) {
+        double sum = 0;
+        for (int k = 0; k < GAP_TASK_UNATTRIBUTED; k++) {
+            b->tasks[k] = v[M_TASKS_0 + k] / ti * w;
+            sum += b->tasks[k];
+        }
+        b->tasks[GAP_TASK_UNATTRIBUTED] = v[M_TASKS_BUSY] / ti * w - sum;
+        /* the same readings' interval as the chain's (the measure phase's
+         * W also holds sysbench's start and end) */
+        b->guest_other = v[M_TASKS_BUSY] / ti * w - b->oncpu - b->client_cpu;
+    }
     /* the vCPU's preempted share: the guest's clock ran, its vCPU did not */
     double vt = v[M_VCPU], vd = v[M_VCPU_DELAY];
     b->p = !t->guest_arm ? 0 : vt >= 0 && vd >= 0 && vt + vd > 0 ? vd / (vt + vd) : NAN;
@@ -429,7 +459,7 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
 {
     struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
                   runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0},
-                  gother = {0};
+                  gother = {0}, tasks[GAP_TASKS] = {{0}};
     bool cmp_absent = false;
     for (size_t i = 0; i < n; i++) {
         double f[F_N];
@@ -456,6 +486,8 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         spread_add(&cw, b.commit_wait, 0);
         spread_add(&rpt, b.reads_per_tx, 0);
         spread_add(&gother, b.guest_other, 0);
+        for (int k = 0; k < GAP_TASKS; k++)
+            spread_add(&tasks[k], b.tasks[k], 0);
     }
     out->w = spread_mean(&w, &out->w_sigma);
     out->cmp = spread_mean(&cmp, &out->cmp_sigma);
@@ -477,6 +509,8 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
     out->commit_wait = all ? spread_mean(&cw, &unused) : NAN;
     out->reads_per_tx = all ? spread_mean(&rpt, &unused) : NAN;
     out->guest_other = all ? spread_mean(&gother, &unused) : NAN;
+    for (int k = 0; k < GAP_TASKS; k++)
+        out->tasks[k] = all ? spread_mean(&tasks[k], &unused) : NAN;
     double share = gap_other_share(out);
     out->closes = share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH;
 }
@@ -677,6 +711,22 @@ const char *gap_part_key(enum gap_part p)
 {
     static const char *const keys[] = {"cpu", "contention", "reads", "commit", "locks", "client"};
     return keys[p];
+}
+
+const char *gap_task_name(enum gap_task k)
+{
+    static const char *const names[GAP_TASKS] = {
+        "page cleaner", "InnoDB task pool", "connections", "mariadbd other",
+        "sysbench",     "kernel threads",   "rest",        "unattributed"};
+    return names[k];
+}
+
+const char *gap_task_key(enum gap_task k)
+{
+    static const char *const keys[GAP_TASKS] = {"page_cleaner", "innodb_pool", "connections",
+                                                "mariadbd_other", "sysbench", "kernel",
+                                                "rest", "unattributed"};
+    return keys[k];
 }
 
 const char *gap_layer_name(enum gap_layer l)

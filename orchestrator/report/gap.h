@@ -124,6 +124,20 @@ double gap_miss_cost(double hot_s, double hot_reads, double cold_s, double cold_
 /* the parts of a budget, in the order they are shown */
 enum gap_part { GAP_CPU, GAP_CONTENTION, GAP_READS, GAP_COMMIT, GAP_LOCKS, GAP_CLIENT, GAP_PARTS };
 
+/* a guest's CPU by the tasks that ran it (probes/tasks.h's groups, in
+ * their order), and the busy time no task was charged for */
+enum gap_task {
+    GAP_TASK_PAGE_CLEANER,
+    GAP_TASK_INNODB_POOL,
+    GAP_TASK_CONNECTIONS,
+    GAP_TASK_MARIADBD_OTHER,
+    GAP_TASK_SYSBENCH,
+    GAP_TASK_KERNEL,
+    GAP_TASK_REST,
+    GAP_TASK_UNATTRIBUTED,
+    GAP_TASKS
+};
+
 enum gap_layer { GAP_LAYER_INNODB, GAP_LAYER_GUEST, GAP_LAYER_QEMU, GAP_LAYER_HOST, GAP_LAYERS };
 
 /* One layer of an arm: per transaction, NAN when absent (or not a layer of
@@ -164,8 +178,11 @@ struct gap_arm {
     double read_wait, commit_wait;         /* performance_schema's, per transaction */
     double reads_per_tx;                   /* foreground data-file reads (ps_reads) */
     double guest_other; /* a guest's CPU in a chain's w less the chain's own (on-CPU and
-                         * client): its other threads' (/proc/stat's user + system over the
-                         * measure phase x w / W); NAN on the host arm or unknown */
+                         * client): its other threads' (/proc/stat's user + system, read by
+                         * the tasks probe, x w over its interval; results without it: over
+                         * the measure phase x w / W); NAN on the host arm or unknown */
+    double tasks[GAP_TASKS]; /* a guest's CPU in a chain's w by task (tasks_*_cpu_s x w over
+                              * the tasks probe's interval); NAN on the host arm or unknown */
     bool closes;                           /* other / w within [GAP_CLOSE_LOW, GAP_CLOSE_HIGH] */
     /* what a prediction needs (report/predict.h): means over targets, NAN unknown */
     int threads;              /* config.threads (0 unknown or mixed) */
@@ -226,6 +243,10 @@ double gap_points(const struct gap_split *s, double seconds);
 const char *gap_part_name(enum gap_part p);
 /* the same in a split: "CPU (virtualization/emulation)", ... */
 const char *gap_split_part_name(enum gap_part p);
+/* "page cleaner", "InnoDB task pool", ... (a task group of gap_arm.tasks) */
+const char *gap_task_name(enum gap_task k);
+/* "page_cleaner", "innodb_pool", ... (json keys) */
+const char *gap_task_key(enum gap_task k);
 /* "cpu", "contention", "reads", "commit", "locks", "client" (json keys) */
 const char *gap_part_key(enum gap_part p);
 /* "InnoDB", "guest block", "QEMU", "host device" */

@@ -231,6 +231,12 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
     t = report_time_table(r, v);
     html_table(out, t);
     report_table_free(t);
+    t = report_tasks_table(r, v);
+    if (t->nrows) {
+        fputs("<h3>A guest&apos;s CPU per transaction, by task, ms</h3>\n", out);
+        html_table(out, t);
+    }
+    report_table_free(t);
     t = report_gap_table(r, v);
     if (t->nrows)
         html_table(out, t);

@@ -86,11 +86,32 @@ static void implied(struct prediction *out, const struct gap_arm *g, const struc
     if (f > 0)
         w /= f;
     double rest = w_g - R_g + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) +
-                  (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0);
+                  (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0) -
+                  (out->contention_scaled ? out->contention_g - out->contention_a : 0);
     out->implied_miss_cost = out->lat_g + (rest - w) / saved;
     out->saved_cpu = (gap_arm_part(g, GAP_CPU) - gap_arm_part(a, GAP_CPU)) / saved;
     out->saved_contention = (gap_arm_part(g, GAP_CONTENTION) - gap_arm_part(a, GAP_CONTENTION)) / saved;
     out->saved_other = (g->guest_other - a->guest_other) / saved;
+    out->saved_contention_model =
+        out->contention_scaled ? (out->contention_g - out->contention_a) / saved : NAN;
+}
+
+/* q_A from G's tasks (predict.h); contention_scaled false where they were
+ * not read. f: m_A / m_G */
+static void contention(struct prediction *out, const struct gap_arm *g, double f)
+{
+    out->contention_g = out->contention_a = gap_arm_part(g, GAP_CONTENTION);
+    out->others_g = g->guest_other;
+    out->background_g = g->tasks[GAP_TASK_PAGE_CLEANER] + g->tasks[GAP_TASK_INNODB_POOL] +
+                        g->tasks[GAP_TASK_MARIADBD_OTHER];
+    out->client_g = g->client_cpu;
+    out->others_a = out->others_g - out->background_g * (1 - f);
+    double base = out->others_g + out->client_g;
+    out->contention_scaled = isfinite(out->contention_g) && isfinite(out->background_g) &&
+                             isfinite(out->others_a) && base > 0 && out->others_a >= 0 &&
+                             isfinite(f);
+    if (out->contention_scaled)
+        out->contention_a = out->contention_g * (out->others_a + out->client_g) / base;
 }
 
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
@@ -98,7 +119,9 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     memset(out, 0, sizeof(*out));
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
-    out->saved_cpu = out->saved_contention = out->saved_other = NAN;
+    out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
+    out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
+    out->background_g = out->client_g = NAN;
     out->from = r->first_guest_arm;
     const struct report_cell *cells = r->variants[v].cells;
     const struct report_cell *ca = &cells[arm];
@@ -193,8 +216,10 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         out->decomp_a = out->decomp_g * ma / mg;
         saved = out->decomp_g - out->decomp_a;
     }
+    contention(out, g, mg > 0 ? ma / mg : 1);
     out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved +
-               (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0);
+               (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0) -
+               (out->contention_scaled ? out->contention_g - out->contention_a : 0);
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;

@@ -43,6 +43,17 @@
  *              w_A = w_G - R_G + r_A x l_A - (m_G - m_A) x max(0, c_G - l_G)
  *                    + m_A x x
  *            (a miss on A's path costs c_A = c_G - l_G + x + l_A)
+ *   q_A      A's CPU contention: in G the chain waits in its vCPU's run
+ *            queue while the guest's other tasks or its own client run.
+ *            From the tasks probe (probes/tasks.h): O_G, the CPU of G's
+ *            other tasks per transaction (the guest's busy CPU less the
+ *            chain's own), of it B_G InnoDB's background (the page cleaner,
+ *            the task pool, mariadbd's other threads: the dirty pages a
+ *            miss evicts flushed, read-ahead, I/O completions), which goes
+ *            with the misses, O_A = O_G - B_G x (1 - m_A / m_G); C_G the
+ *            chain's client CPU; q_A = q_G x (O_A + C_G) / (O_G + C_G), and
+ *            w_A above gains - (q_G - q_A). Results without the tasks probe
+ *            hold contention at G's (q_A = q_G).
  *   TPS_A    k / w_A per guest
  *
  * The prediction agrees when |measured - predicted| / measured is within
@@ -59,13 +70,12 @@
  * solves the formula for what a miss saved was worth, from A's measured
  * time per transaction w'_A = k / measured (divided by 1 + s x (u_A / u_G
  * - 1) where the speeds are known): c' = l_G + (w_G - R_G + r_A x l_A +
- * m_A x x - w'_A) / (m_G - m_A) (m_A x x only on an O_DIRECT path priced by
- * the read probe), beside the probe's c_G: where they part, the model's
- * price of a miss is what missed. And from A's measured budget against
- * G's, per miss saved, how much of that its CPU and its CPU contention
- * gave back: the model holds contention at G's, and a guest's other
- * threads (the page cleaner's flushes of the dirty pages a miss evicts,
- * the guest kernel's I/O) take the vCPU the chain waits for. */
+ * m_A x x - (q_G - q_A) - w'_A) / (m_G - m_A) (m_A x x only on an O_DIRECT
+ * path priced by the read probe), beside the probe's c_G: where they part,
+ * the model's price of a miss is what missed. And from A's measured budget
+ * against G's, per miss saved, how much of that its CPU, its CPU
+ * contention (beside the model's q_G - q_A) and its guest's other tasks'
+ * CPU gave back. */
 #ifndef VBED_PREDICT_H
 #define VBED_PREDICT_H
 
@@ -95,6 +105,14 @@ struct prediction {
     double read_extra;          /* G's direct read - cached read (readcost.h), s; NAN */
     double path_cost;           /* a miss on A's O_DIRECT path, s; NAN: not used */
     double decomp_g, decomp_a;  /* without miss_cost: decompression CPU, s per transaction */
+    /* the contention term (seconds per transaction, G's unless said):
+     * contention_scaled false (results without the tasks probe) holds
+     * contention_a = contention_g */
+    bool contention_scaled;
+    double contention_g, contention_a; /* q_G, q_A */
+    double others_g, others_a;         /* O_G, O_A */
+    double background_g;               /* B_G */
+    double client_g;                   /* C_G */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */
     double error;             /* (measured - predicted) / measured */
@@ -115,8 +133,9 @@ struct prediction {
      * one fewer page per transaction than G; NAN otherwise */
     double implied_miss_cost;
     /* G's CPU and CPU contention per transaction less A's measured ones,
-     * per miss saved (where implied_miss_cost is known; NAN otherwise) */
-    double saved_cpu, saved_contention;
+     * per miss saved (where implied_miss_cost is known; NAN otherwise);
+     * the model's contention saved per miss saved beside it */
+    double saved_cpu, saved_contention, saved_contention_model;
     /* and the CPU of the guest's other threads (gap.h's guest_other) */
     double saved_other;
 };

@@ -218,6 +218,11 @@ struct report_table *report_layers_table(const struct report *r, size_t variant)
  * budget's parts (gap.h) with their sigma, the rest, whether the budget
  * closes, and copies of the data. */
 struct report_table *report_time_table(const struct report *r, size_t variant);
+/* Per guest arm the guest's CPU in a chain's transaction by the tasks that
+ * ran it (gap.h's gap_task; the connections and sysbench hold the chain's
+ * own), beside the chain's own CPU and the guest's CPU besides it; no rows
+ * where the tasks probe was not read. */
+struct report_table *report_tasks_table(const struct report *r, size_t variant);
 /* Per guest arm the split of its difference from the host arm, one row per
  * part: ms +- sigma, points of loss, whether it is beyond 2 sigma (no rows
  * when no split applies). */

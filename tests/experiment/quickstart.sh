@@ -227,6 +227,26 @@ jq -se 'map(select(.labels.arm == "guest" and (.metric | startswith("read_probe_
   fail "in the untuned guest a direct read did not cost more than a cached one"
 echo "$out" | grep -E "^  tuned: predicted .* ms on its path: a read through guest's virtual disk costs [0-9.]+ ms more" ||
   fail "tuned's prediction does not price its misses on its path"
+# the tasks probe (probes/tasks.h) read every guest's tasks: mariadbd's
+# connections and its page cleaner told apart by performance_schema, kernel
+# threads by their flag, and the tasks account for the guest's busy time (a
+# reading that found no task leaves it all unattributed: it did once here)
+jq -se 'map(select(.labels.guest > 0 and (.metric | startswith("tasks_"))))
+  | group_by([.labels.arm, .labels.guest]) | map(map({(.metric): .value}) | add)
+  | length == 6 and all(.tasks_connections_cpu_s > 0 and .tasks_sysbench_cpu_s > 0
+      and .tasks_kernel_cpu_s > 0 and .tasks_page_cleaner_cpu_s >= 0
+      and (.tasks_page_cleaner_cpu_s + .tasks_innodb_pool_cpu_s + .tasks_connections_cpu_s
+           + .tasks_mariadbd_other_cpu_s + .tasks_sysbench_cpu_s + .tasks_kernel_cpu_s
+           + .tasks_rest_cpu_s) as $t | $t > 0.8 * .tasks_busy_s and $t < 1.1 * .tasks_busy_s)' "$s" >/dev/null ||
+  fail "the guests' CPU by task: $(jq -c 'select(.labels.guest > 0 and (.metric | startswith("tasks_"))) | [.labels.arm, .labels.guest, .metric, .value]' "$s" | tr '\n' ' ')"
+# and the prediction scales the contention with them: tuned_memory, which
+# saves every miss, predicts less of it than the untuned guest's
+echo "$out" | grep -E "^  tuned_memory: predicted .* Its CPU contention [0-9.]+ ms per transaction against guest's [0-9.]+: the chain waits while its guest's other tasks \([0-9.]+ ms of CPU per transaction in guest, of it [0-9.]+ InnoDB's background" ||
+  fail "tuned_memory's prediction does not scale the contention"
+jq -e '[.variants[0].arms[] | select(.name == "tuned_memory")][0].prediction
+  | .contention_scaled and .contention_predicted_ms < .contention_ms and .innodb_background_cpu_ms > 0' \
+  <("$VBED" report --format json "$r") >/dev/null ||
+  fail "report JSON: tuned_memory's contention not predicted below the untuned guest's"
 # and beside it, the prediction at the machine's speed during its run
 echo "$out" | grep -E "^  tuned(_memory)?: predicted .* This machine's CPU took [0-9.]+ ms for the speed probe's job while it measured, [0-9.]+ ms while guest did \([-+][0-9]+ %\): at that speed, with guest's CPU-bound share of [0-9]+ %, the prediction is [0-9.]+ \([-+][0-9.]+ %; not in the verdict\)\." ||
   fail "no prediction at the machine's speed"

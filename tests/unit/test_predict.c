@@ -121,7 +121,27 @@ static void target(FILE *f, const char *arm, int seq, int guest, double T, doubl
  * read: w = 100 - 20 + 10 x 5 - 0 + 15 x 1 = 145 ms, 6.896552 TPS per
  * guest; a miss there costs 5 - 2 + 1 + 5 = 9 ms. tuned_memory misses
  * never: 35 ms as without it. */
-static char *make_results(bool probe, bool readprobe, bool speed)
+/* The guest's CPU by task over the tasks probe's 20 s (tasks true): for the
+ * untuned guest 18.4 s busy, 92 ms a transaction -- its other tasks' 17 ms
+ * beside the chain's 70 + 5 --, of it InnoDB's background 10 ms (page
+ * cleaner 5, task pool 3, mariadbd's other threads 2) */
+static void tasks(FILE *f, const char *arm, int seq, int guest)
+{
+    static const struct {
+        const char *metric;
+        double s;
+    } t[] = {
+        {"tasks_interval_s", 20},          {"tasks_busy_s", 18.4},
+        {"tasks_page_cleaner_cpu_s", 1.0}, {"tasks_innodb_pool_cpu_s", 0.6},
+        {"tasks_connections_cpu_s", 14.2}, {"tasks_mariadbd_other_cpu_s", 0.4},
+        {"tasks_sysbench_cpu_s", 1.2},     {"tasks_kernel_cpu_s", 0.2},
+        {"tasks_rest_cpu_s", 0.2},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        sample(f, t[i].metric, t[i].s, arm, seq, guest, "guest");
+}
+
+static char *make_results(bool probe, bool readprobe, bool speed, bool with_tasks)
 {
     char *dir = strdup("/tmp/vbed-test-predict.XXXXXX");
     assert_non_null(mkdtemp(dir));
@@ -158,6 +178,8 @@ static char *make_results(bool probe, bool readprobe, bool speed)
             guest_cpu(f, "guest", 2, g, 18, 2, 20, 7);
             guest_cpu(f, "tuned_memory", 4, g, 20, 0, 24, 6);
         }
+        if (with_tasks)
+            tasks(f, "guest", 2, g);
         if (readprobe) {
             sample(f, "read_probe_cached_ms", 0.1, "guest", 2, g, NULL);
             sample(f, "read_probe_direct_ms", 1.1, "guest", 2, g, NULL);
@@ -183,7 +205,7 @@ static char *make_results(bool probe, bool readprobe, bool speed)
 static void predicted_and_checked(void **state)
 {
     (void)state;
-    char *dir = make_results(false, false, false);
+    char *dir = make_results(false, false, false, false);
     struct results_data *rd = results_read(dir);
     assert_non_null(rd);
     assert_int_equal(rd->bad_lines, 0);
@@ -243,7 +265,8 @@ static void predicted_and_checked(void **state)
     assert_non_null(strstr(text, "tuned: predicted 7.14 TPS per guest from guest's budget (10.00 "
                                  "foreground reads per transaction at 6.000 ms, through the "
                                  "device; decompression 10.00 ms per transaction, guest's 10.00; "
-                                 "no miss cost measured), measured 7.00: -2.0 % -- the prediction holds (tolerance 15 %).\n"));
+                                 "no miss cost measured), measured 7.00: -2.0 % -- the prediction holds (tolerance 15 %). "
+                                 "Its CPU contention held at guest's (guest's tasks were not read).\n"));
     assert_non_null(strstr(text, "tuned_memory: predicted 14.29 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction"));
     assert_non_null(strstr(text, "decompression 0.00 ms per transaction, guest's 10.00"));
@@ -263,9 +286,9 @@ struct built {
     struct report *r;
 };
 
-static struct built build(bool probe, bool readprobe, bool speed)
+static struct built build(bool probe, bool readprobe, bool speed, bool with_tasks)
 {
-    struct built b = {.dir = make_results(probe, readprobe, speed)};
+    struct built b = {.dir = make_results(probe, readprobe, speed, with_tasks)};
     b.rd = results_read(b.dir);
     assert_non_null(b.rd);
     assert_int_equal(b.rd->bad_lines, 0);
@@ -286,7 +309,7 @@ static void unbuild(struct built *b)
 static void predicted_from_the_miss_cost(void **state)
 {
     (void)state;
-    struct built b = build(true, false, false);
+    struct built b = build(true, false, false, false);
     struct report *r = b.r;
     struct prediction p;
     predict_arm(r, 0, 2, &p);
@@ -322,13 +345,15 @@ static void predicted_from_the_miss_cost(void **state)
     report_prediction_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "probe's 5.00 ms. Against guest's budget, per miss saved, its CPU "
                                  "fell by -1.80 ms and its CPU contention by 0.47 ms"));
-    assert_non_null(strstr(text, "guest kernel's I/O): the CPU of the guest's other threads (its "
-                                 "/proc/stat less the chain's) fell by 0.67 ms.\n"));
+    assert_non_null(strstr(text, "contention by 0.47 ms (as measured, each at its own speed), the "
+                                 "model's by none (held at guest's); the CPU of the guest's other "
+                                 "tasks (its busy CPU less the chain's) fell by 0.67 ms.\n"));
     assert_non_null(strstr(text, "tuned_memory: predicted 28.57 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction at 6.000 ms, through the "
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
                                  "each costing 5.00 ms there), measured 10.00: -185.7 %"));
-    assert_non_null(strstr(text, "(tolerance 15 %). Its measured TPS says each of the 15.00 "
+    assert_non_null(strstr(text, "(tolerance 15 %). Its CPU contention held at guest's (guest's "
+                                 "tasks were not read). Its measured TPS says each of the 15.00 "
                                  "misses per transaction it saved was worth 0.67 ms, against the "
                                  "probe's 5.00 ms."));
     assert_non_null(strstr(text, "\nWhat a buffer-pool miss adds to a statement, measured after "
@@ -341,7 +366,7 @@ static void predicted_from_the_miss_cost(void **state)
 static void predicted_from_the_read_probe(void **state)
 {
     (void)state;
-    struct built b = build(true, true, false);
+    struct built b = build(true, true, false, false);
     struct report *r = b.r;
     struct prediction p;
     predict_arm(r, 0, 2, &p);
@@ -365,6 +390,62 @@ static void predicted_from_the_read_probe(void **state)
     unbuild(&b);
 }
 
+/* With the guest's tasks read, contention goes with the CPU of the guest's
+ * other tasks and its client: tuned_memory saves every miss, and with them
+ * InnoDB's background (10 of the other tasks' 17 ms): q_A = 7 x (7 + 5) /
+ * (17 + 5) ms, w = 35 - (7 - q_A) ms. tuned misses as often as the guest:
+ * its contention stays. */
+static void contention_from_the_guests_tasks(void **state)
+{
+    (void)state;
+    struct built b = build(true, false, false, true);
+    struct report *r = b.r;
+    const struct gap_arm *g = &r->variants[0].cells[1].layers;
+    assert_near(g->tasks[GAP_TASK_PAGE_CLEANER], 0.005, 1e-12);
+    assert_near(g->tasks[GAP_TASK_CONNECTIONS], 0.071, 1e-12);
+    assert_near(g->tasks[GAP_TASK_UNATTRIBUTED], 0.092 - 0.089, 1e-12);
+    /* from the tasks probe's busy CPU, not /proc/stat over the measure
+     * phase (15 ms, above) */
+    assert_near(g->guest_other, 0.017, 1e-12);
+    assert_true(isnan(r->variants[0].cells[3].layers.tasks[GAP_TASK_KERNEL])); /* not read */
+    struct prediction p;
+    predict_arm(r, 0, 3, &p);
+    assert_true(p.valid && p.contention_scaled);
+    assert_near(p.contention_g, 0.007, 1e-12);
+    assert_near(p.others_g, 0.017, 1e-12);
+    assert_near(p.background_g, 0.010, 1e-12);
+    assert_near(p.client_g, 0.005, 1e-12);
+    assert_near(p.others_a, 0.007, 1e-12);
+    double q = 0.007 * 12 / 22;
+    assert_near(p.contention_a, q, 1e-12);
+    assert_near(p.w_a, 0.035 - (0.007 - q), 1e-12);
+    assert_near(p.predicted, 1 / (0.035 - (0.007 - q)), 1e-9);
+    assert_near(p.saved_contention_model, (0.007 - q) / 15, 1e-12);
+    /* the implied miss cost gives the contention term its due */
+    assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - (0.007 - q) - 0.100) / 15, 1e-12);
+    predict_arm(r, 0, 2, &p);
+    assert_true(p.contention_scaled);
+    assert_near(p.contention_a, 0.007, 1e-12);
+    assert_near(p.w_a, 0.140, 1e-12);
+    char text[4096];
+    report_prediction_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, " Its CPU contention 3.82 ms per transaction against guest's 7.00: "
+                                 "the chain waits while its guest's other tasks (17.00 ms of CPU "
+                                 "per transaction in guest, of it 10.00 InnoDB's background, which "
+                                 "goes with the misses: 7.00 predicted) or its client (5.00 ms) "
+                                 "run."));
+    assert_non_null(strstr(text, "the model's by 0.21 ms; the CPU of the guest's other tasks"));
+    /* the table of the guest's CPU by task: the guest arm only */
+    struct report_table *t = report_tasks_table(r, 0);
+    assert_int_equal(t->nrows, 1);
+    assert_string_equal(t->cells[t->ncols], "guest");
+    assert_string_equal(t->cells[t->ncols + 1], "75.00");
+    assert_string_equal(t->cells[t->ncols + 2], "5.00");
+    assert_string_equal(t->cells[2 * t->ncols - 1], "17.00");
+    report_table_free(t);
+    unbuild(&b);
+}
+
 /* The machine's speed per run (host_speed_unit_ms: 11, 10, 12, 12, 10 ms
  * for runs 1-5, median 11): each arm's index is 11 / its unit, the note
  * gives the extremes 11/12 and 11/10, and the tuned arm's prediction at its
@@ -376,7 +457,7 @@ static void predicted_from_the_read_probe(void **state)
 static void machine_speed(void **state)
 {
     (void)state;
-    struct built b = build(true, false, true);
+    struct built b = build(true, false, true, false);
     const struct report_cell *c = b.r->variants[0].cells;
     assert_near(c[0].speed_index, 1, 1e-12);
     assert_near(c[1].speed_index, 1.1, 1e-12);
@@ -413,7 +494,7 @@ static void machine_speed(void **state)
                                  "(+12.0 %; not in the verdict)."));
     unbuild(&b);
 
-    b = build(true, false, false);
+    b = build(true, false, false, false);
     assert_true(isnan(b.r->variants[0].cells[2].speed_index));
     assert_int_equal(b.r->speed_runs, 0);
     for (size_t i = 0; i < b.r->n_notes; i++)
@@ -434,7 +515,7 @@ static void machine_speed(void **state)
 static void too_uncertain_to_judge(void **state)
 {
     (void)state;
-    struct built b = build(true, false, false);
+    struct built b = build(true, false, false, false);
     struct prediction p;
     predict_arm(b.r, 0, 2, &p);
     assert_true(p.judged);
@@ -466,6 +547,7 @@ int main(void)
         cmocka_unit_test(predicted_and_checked),
         cmocka_unit_test(predicted_from_the_miss_cost),
         cmocka_unit_test(predicted_from_the_read_probe),
+        cmocka_unit_test(contention_from_the_guests_tasks),
         cmocka_unit_test(machine_speed),
         cmocka_unit_test(too_uncertain_to_judge),
     };
