@@ -372,9 +372,9 @@ static void during(struct probe_target *pt, void *state, int k)
                   &r) == 0)
         st->n = tasks_parse_ps_threads(&r, st->tids, st->groups, sizeof(st->tids) / sizeof(st->tids[0]));
     sql_result_free(&r);
-    if (st->n < 0)
-        log_warn("%s: cannot read performance_schema.threads: mariadbd's threads are not told "
-                 "apart (all in mariadbd_other)",
+    if (st->n <= 0) /* performance_schema off: its tables are empty */
+        log_info("%s: performance_schema.threads names no thread: mariadbd's CPU is not split by "
+                 "thread (tasks_mariadbd_cpu_s)",
                  pt->t->name);
 }
 
@@ -404,10 +404,21 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
     samples_add(s, "tasks_interval_s", interval, "s", g, NULL, 0, NULL);
     samples_add(s, "tasks_busy_s", busy, "s", g, NULL, 0, NULL);
     samples_add(s, "tasks_read_spread_s", spread, "s", g, NULL, 0, NULL);
+    /* without performance_schema's names every mariadbd thread would be
+     * "other": its CPU is recorded whole instead, the split absent */
+    bool split = st->n > 0;
+    double mariadbd = 0;
     for (int k = 0; k < TG_N; k++) {
+        bool of_mariadbd = k == TG_PAGE_CLEANER || k == TG_INNODB_POOL || k == TG_CONNECTIONS ||
+                           k == TG_MARIADBD_OTHER;
+        if (of_mariadbd)
+            mariadbd += cpu[k];
+        if (of_mariadbd && !split)
+            continue;
         snprintf(name, sizeof(name), "tasks_%s_cpu_s", task_group_names[k]);
         samples_add(s, name, cpu[k], "s", g, NULL, 0, NULL);
     }
+    samples_add(s, "tasks_mariadbd_cpu_s", mariadbd, "s", g, NULL, 0, NULL);
 }
 
 static void free_state(void *state)

@@ -23,9 +23,11 @@
  *
  * Samples (layer guest, per target): tasks_interval_s (the guest's clock
  * between the readings), tasks_busy_s (user + system of its /proc/stat),
- * tasks_<group>_cpu_s for each group, tasks_read_spread_s (how long the
- * longer reading took: the probe's own cost). Only a target with a kernel
- * of its own (a guest) has them.
+ * tasks_<group>_cpu_s for each group, tasks_mariadbd_cpu_s (its four
+ * groups' sum; with performance_schema off, whose tables are then empty,
+ * the only one of mariadbd's: its threads are not told apart),
+ * tasks_read_spread_s (how long the longer reading took: the probe's own
+ * cost). Only a target with a kernel of its own (a guest) has them.
  *
  * The parsers take the guest's text (hostile input; fuzzed by
  * tests/fuzz/fuzz_chain.c). */

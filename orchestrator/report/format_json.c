@@ -78,6 +78,7 @@ static struct json_object *jcell(const struct report_cell *c)
     json_object_object_add(o, "noisy_runs", json_object_new_int(c->noisy_runs));
     json_object_object_add(o, "pin", jstr(c->pin));
     json_object_object_add(o, "host_speed_unit_ms", jnum(c->speed_unit_ms));
+    json_object_object_add(o, "guest_speed_unit_ms", jnum(c->guest_speed_unit_ms));
     json_object_object_add(o, "cpu_speed_index", jnum(c->speed_index));
     json_object_object_add(o, "compression_ratio", jnum(c->compression_ratio));
     json_object_object_add(o, "bp_hit_ratio", jnum(c->bp_hit_ratio));
@@ -201,6 +202,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "measured_tps_per_guest", jnum(p.measured));
     json_object_object_add(o, "measured_ci95_half", jnum(p.measured_ci));
     json_object_object_add(o, "error", jnum(p.error));
+    json_object_object_add(o, "speed_of", jstr(p.speed_of_guests ? "guests" : "host"));
     json_object_object_add(o, "untuned_speed_unit_ms", jnum(p.unit_g_ms));
     json_object_object_add(o, "speed_unit_ms", jnum(p.unit_a_ms));
     json_object_object_add(o, "untuned_cpu_share", jnum(p.cpu_share));

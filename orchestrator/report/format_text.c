@@ -437,10 +437,18 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                     1000 * p.background_g, 1000 * p.others_a, 1000 * p.client_g);
             else if (used + 1 < len)
                 used += (size_t)snprintf(buf + used, len - used,
-                                         " Its CPU contention held at %s's (%s's tasks were not "
-                                         "read).",
+                                         " Its CPU contention held at %s's (%s's CPU by task is not known).",
                                          from, from);
-            if (isfinite(p.error_at_speed) && used + 1 < len)
+            if (isfinite(p.error_at_speed) && p.speed_of_guests && used + 1 < len)
+                used += (size_t)snprintf(
+                    buf + used, len - used,
+                    " Its guests took %.0f ms of their CPU for the speed job (gzip in each guest "
+                    "after its measure phase), %s's %.0f ms (%+.0f %%): at that speed, with %s's "
+                    "CPU-bound share of %.0f %%, the prediction is %.2f (%+.1f %%; not in the "
+                    "verdict).",
+                    p.unit_a_ms, from, p.unit_g_ms, 100 * (p.unit_a_ms / p.unit_g_ms - 1), from,
+                    100 * p.cpu_share, p.predicted_at_speed, 100 * p.error_at_speed);
+            else if (isfinite(p.error_at_speed) && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
                     " This machine's CPU took %.2f ms for the speed probe's job while it measured, "

@@ -60,8 +60,11 @@ static void at_speed(const struct report_cell *cg, const struct report_cell *ca,
                      double k)
 {
     const struct gap_arm *g = &cg->layers;
-    out->unit_g_ms = cg->speed_unit_ms;
-    out->unit_a_ms = ca->speed_unit_ms;
+    /* the guests' own speed where both arms timed it: under emulation it
+     * moves from run to run apart from the host's */
+    out->speed_of_guests = cg->guest_speed_unit_ms > 0 && ca->guest_speed_unit_ms > 0;
+    out->unit_g_ms = out->speed_of_guests ? cg->guest_speed_unit_ms : cg->speed_unit_ms;
+    out->unit_a_ms = out->speed_of_guests ? ca->guest_speed_unit_ms : ca->speed_unit_ms;
     /* CPU + contention = on-CPU + run queue, whatever p; client where known */
     double cpu = g->oncpu + g->runq + (isfinite(g->part[GAP_CLIENT]) ? g->part[GAP_CLIENT] : 0);
     out->cpu_share = g->w > 0 && isfinite(cpu) ? fmin(1, fmax(0, cpu / g->w)) : NAN;

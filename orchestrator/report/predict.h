@@ -61,8 +61,10 @@
  * that tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged.
  *
  * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
- * minute on a shared VM); with G's and A's units u_G, u_A (CPU ms of the
- * speed probe's job) and G's CPU-bound share s = (its connection
+ * minute on a shared VM), and under emulation a guest's apart from it;
+ * with G's and A's units u_G, u_A (CPU ms of the speed job: the guests' own
+ * where both arms timed one, workloads/guestspeed.h; else the host's speed
+ * probe's) and G's CPU-bound share s = (its connection
  * thread's on-CPU + run-queue time + client) / w_G, the prediction at A's
  * speed is k / (w_A x (1 + s x (u_A / u_G - 1))) -- shown, not judged.
  *
@@ -125,6 +127,8 @@ struct prediction {
      * where a speed is unknown. Shown beside the prediction, never in its
      * verdict: it uses a figure of A's run. */
     double unit_g_ms, unit_a_ms;
+    bool speed_of_guests;     /* the units are the guests' own speed job's (workloads/guestspeed.h,
+                                 where both arms have it), else the host's */
     double cpu_share;         /* (on-CPU + run queue + client) / w, G's */
     double predicted_at_speed, error_at_speed;
     /* what the measured TPS says a miss saved was worth: the formula of w_A

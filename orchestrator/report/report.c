@@ -184,7 +184,7 @@ static size_t run_index(const struct report_cell *c, int seq)
 void report_fill_cell(const struct results_data *rd, int variant, struct report_cell *c)
 {
     struct mean_acc cr = {0}, bp = {0}, hc = {0}, p95 = {0}, ws = {0}, bpb = {0}, wu = {0}, pa = {0},
-                    psb = {0}, pmb = {0}, pob = {0}, pmem = {0}, spd = {0};
+                    psb = {0}, pmb = {0}, pob = {0}, pmem = {0}, spd = {0}, gspd = {0};
     size_t n_tps = 0;
     c->tps = xcalloc(rd->n_samples, sizeof(double));
     c->per_guest = xcalloc(rd->n_samples, sizeof(double));
@@ -262,6 +262,8 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
             acc_add(&pob, s->value);
         } else if (!strcmp(s->metric, "host_speed_unit_ms") && k != SIZE_MAX) {
             acc_add(&spd, s->value);
+        } else if (!strcmp(s->metric, "guest_speed_unit_ms") && k != SIZE_MAX && s->value > 0) {
+            acc_add(&gspd, s->value);
         } else if (!strcmp(s->metric, "guest_memory_bytes")) {
             acc_add(&pmem, s->value);
         } else if (!strcmp(s->metric, "warmup_s")) {
@@ -303,6 +305,7 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
         c->warmup_mode = "";
     c->warmup_s = acc_mean(&wu);
     c->speed_unit_ms = acc_mean(&spd);
+    c->guest_speed_unit_ms = acc_mean(&gspd);
     c->speed_index = NAN; /* the report's median is known once every cell is (build.c) */
     c->working_set_bytes = acc_mean(&ws);
     c->buffer_pool_bytes = acc_mean(&bpb);

@@ -94,6 +94,9 @@ struct report_cell {
      * host_speed_unit_ms, the mean over the counted runs, and the report's
      * median over all counted runs divided by it (> 1: faster); NAN */
     double speed_unit_ms, speed_index;
+    /* a guest arm's own speed: guest_speed_unit_ms (workloads/guestspeed.h),
+     * the mean over its guests and counted runs; NAN */
+    double guest_speed_unit_ms;
     char pin[24]; /* "pinned", "vCPUs pinned", "not pinned", "none", "mixed" or "" */
     /* where the time goes (gap.h): the arm's layers, and for a guest arm
      * its split against the host arm (valid false when not applicable) */

@@ -116,6 +116,20 @@ double procfs_parse_pid_stat(const char *text, long clk_tck)
     return ((double)utime + (double)stime) / (double)clk_tck;
 }
 
+double procfs_parse_children_cpu(const char *text, long clk_tck)
+{
+    const char *p = text ? strrchr(text, ')') : NULL;
+    if (!p || clk_tck <= 0)
+        return -1;
+    long long cutime, cstime;
+    /* ... utime(14) stime(15) cutime(16) cstime(17) */
+    if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lld %lld", &cutime,
+               &cstime) != 2 ||
+        cutime < 0 || cstime < 0 || cutime > (1LL << 50) || cstime > (1LL << 50))
+        return -1;
+    return ((double)cutime + (double)cstime) / (double)clk_tck;
+}
+
 double procfs_pid_cpu_s(pid_t pid)
 {
     char path[64];

@@ -23,6 +23,9 @@ int procfs_parse_stat(const char *text, long clk_tck, struct cpu_times *out);
 int procfs_read_stat(struct cpu_times *out);
 /* utime + stime of a /proc/<pid>/stat text, in seconds; -1 if malformed. */
 double procfs_parse_pid_stat(const char *text, long clk_tck);
+/* cutime + cstime of a /proc/<pid>/stat text (the CPU of the children it
+ * waited for), in seconds; -1 if malformed. */
+double procfs_parse_children_cpu(const char *text, long clk_tck);
 /* Of a live process of this machine; -1 if it cannot be read. */
 double procfs_pid_cpu_s(pid_t pid);
 

@@ -33,6 +33,7 @@
 #include "util/log.h"
 #include "util/monotime.h"
 #include "util/xalloc.h"
+#include "workloads/guestspeed.h"
 #include "workloads/misscost.h"
 #include "workloads/readcost.h"
 #include "workloads/prepared.h"
@@ -539,13 +540,15 @@ static void arm_ci(struct wl_run *r, const struct run_config *cfg)
                  r->measure_s >= (double)cfg->duration_max ? ": duration_max cut it short" : "");
 }
 
-/* a target that measured prices a buffer-pool miss (misscost.h) and, a
- * guest, a read through its virtual disk (readcost.h) */
+/* a target that measured: a guest times its speed job (guestspeed.h, in
+ * every guest of the run at once: first), then prices a buffer-pool miss
+ * (misscost.h) and, a guest, a read through its virtual disk (readcost.h) */
 static int probe_misses(struct wl_job *j)
 {
     struct oltp *o = oltp_of(j);
     if (!o->parsed)
         return 0;
+    guestspeed_probe(j);
     /* where the pool holds the data, nothing misses: the probes would only
      * say n/a, a few seconds later (many tests' tiny tables) */
     if (o->fits_pool) {

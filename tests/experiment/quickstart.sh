@@ -247,9 +247,12 @@ jq -e '[.variants[0].arms[] | select(.name == "tuned_memory")][0].prediction
   | .contention_scaled and .contention_predicted_ms < .contention_ms and .innodb_background_cpu_ms > 0' \
   <("$VBED" report --format json "$r") >/dev/null ||
   fail "report JSON: tuned_memory's contention not predicted below the untuned guest's"
-# and beside it, the prediction at the machine's speed during its run
-echo "$out" | grep -E "^  tuned(_memory)?: predicted .* This machine's CPU took [0-9.]+ ms for the speed probe's job while it measured, [0-9.]+ ms while guest did \([-+][0-9]+ %\): at that speed, with guest's CPU-bound share of [0-9]+ %, the prediction is [0-9.]+ \([-+][0-9.]+ %; not in the verdict\)\." ||
-  fail "no prediction at the machine's speed"
+# and beside it, the prediction at the guests' own speed (each guest timed
+# its speed job after the measure phase: all six)
+[ "$(q '.metric == "guest_speed_unit_ms" and .value > 0' | grep -c .)" -eq 6 ] ||
+  fail "the guests' speed job recorded in $(q '.metric == "guest_speed_unit_ms"' | grep -c .) of 6 guests"
+echo "$out" | grep -E "^  tuned(_memory)?: predicted .* Its guests took [0-9]+ ms of their CPU for the speed job \(gzip in each guest after its measure phase\), guest's [0-9]+ ms \([-+][0-9]+ %\): at that speed, with guest's CPU-bound share of [0-9]+ %, the prediction is [0-9.]+ \([-+][0-9.]+ %; not in the verdict\)\." ||
+  fail "no prediction at the guests' speed"
 # how each target's tables came, on record
 jq -e '[.runs[] | (.prepare | length) == (if .arm == "host" then 1 else 2 end)
         and ([.prepare[].how] - ["loaded", "copied"] | length) == 0] | all' "$r/meta.json" >/dev/null ||

@@ -25,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 1:
         procfs_parse_pid_stat(text, 100);
+        if (procfs_parse_children_cpu(text, 100) < -1)
+            abort();
         break;
     case 2:
         procfs_parse_diskstats(text, "vda", 0, 0, &d);

@@ -35,6 +35,14 @@ static void procfs_texts(void **state)
     char cut[sizeof(task_stat)];
     snprintf(cut, sizeof(cut), "%.*s", (int)(strstr(task_stat, " 263 ") - task_stat), task_stat);
     assert_int_equal(procfs_parse_task_stat(cut, &start, &blkio), -1);
+    /* cutime (16) 0, cstime (17) 0 in task_stat; a shell that waited for gzip */
+    assert_true(procfs_parse_children_cpu(task_stat, 100) == 0);
+    assert_true(fabs(procfs_parse_children_cpu("7 (sh) S 1 7 7 0 -1 4194304 90 200 0 0 0 0 87 "
+                                               "4 20 0 1 0 100 2 3 4\n",
+                                               100) -
+                     0.91) < 1e-12);
+    assert_true(procfs_parse_children_cpu("7 (sh) S 1 7 7 0 -1 4194304 90 200 0 0 0 0 -87 4\n", 100) == -1);
+    assert_true(procfs_parse_children_cpu("7 (sh) S 1 7 7 0 -1 4194304 90 200 0 0 0 0 87\n", 100) == -1);
     assert_int_equal(procfs_parse_uptime("7303.75 4170.36\n", &up), 0);
     assert_true(fabs(up - 7303.75) < 1e-9);
     assert_int_equal(procfs_parse_uptime("nan 1\n", &up), -1);

@@ -195,6 +195,12 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
         static const char *const arm[] = {"host", "guest", "tuned", "tuned_memory", "one"};
         for (int k = 0; k < 5; k++)
             sample(f, "host_speed_unit_ms", unit[k], arm[k], k + 1, 0, NULL);
+        /* the guests' own speed job: guest's and tuned_memory's (tuned has
+         * none: the host's speed stands for it) */
+        for (int g = 1; g <= 2; g++) {
+            sample(f, "guest_speed_unit_ms", 500, "guest", 2, g, NULL);
+            sample(f, "guest_speed_unit_ms", 540 + 20 * (g - 1), "tuned_memory", 4, g, NULL);
+        }
     }
     fclose(f);
     test_write_file(dir, "samples.jsonl", text);
@@ -266,7 +272,7 @@ static void predicted_and_checked(void **state)
                                  "foreground reads per transaction at 6.000 ms, through the "
                                  "device; decompression 10.00 ms per transaction, guest's 10.00; "
                                  "no miss cost measured), measured 7.00: -2.0 % -- the prediction holds (tolerance 15 %). "
-                                 "Its CPU contention held at guest's (guest's tasks were not read).\n"));
+                                 "Its CPU contention held at guest's (guest's CPU by task is not known).\n"));
     assert_non_null(strstr(text, "tuned_memory: predicted 14.29 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction"));
     assert_non_null(strstr(text, "decompression 0.00 ms per transaction, guest's 10.00"));
@@ -353,7 +359,7 @@ static void predicted_from_the_miss_cost(void **state)
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
                                  "each costing 5.00 ms there), measured 10.00: -185.7 %"));
     assert_non_null(strstr(text, "(tolerance 15 %). Its CPU contention held at guest's (guest's "
-                                 "tasks were not read). Its measured TPS says each of the 15.00 "
+                                 "CPU by task is not known). Its measured TPS says each of the 15.00 "
                                  "misses per transaction it saved was worth 0.67 ms, against the "
                                  "probe's 5.00 ms."));
     assert_non_null(strstr(text, "\nWhat a buffer-pool miss adds to a statement, measured after "
@@ -484,10 +490,21 @@ static void machine_speed(void **state)
     assert_near(p.predicted_at_speed, 1 / (0.140 * 1.16), 1e-9);
     assert_near(p.error_at_speed, (7.0 - 1 / (0.140 * 1.16)) / 7.0, 1e-9);
     assert_true(p.agrees); /* the verdict is the prediction's (-2.0 %), not the stretched one's */
+    assert_false(p.speed_of_guests);
+    /* tuned_memory against guest: the guests' own speed job, 550 ms (the
+     * mean of 540 and 560) against 500: stretched 1 + 0.8 x 0.1 */
     predict_arm(b.r, 0, 3, &p);
-    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100 / 1.16) / 15, 1e-12);
+    assert_true(p.speed_of_guests);
+    assert_near(p.unit_a_ms, 550, 1e-9);
+    assert_near(p.unit_g_ms, 500, 1e-9);
+    assert_near(p.predicted_at_speed, 1 / (0.035 * 1.08), 1e-9);
+    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100 / 1.08) / 15, 1e-12);
     char text[4096];
     report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, " Its guests took 550 ms of their CPU for the speed job (gzip in "
+                                 "each guest after its measure phase), guest's 500 ms (+10 %): at "
+                                 "that speed, with guest's CPU-bound share of 80 %, the prediction "
+                                 "is 26.46 (-164.6 %; not in the verdict)."));
     assert_non_null(strstr(text, "This machine's CPU took 12.00 ms for the speed probe's job while "
                                  "it measured, 10.00 ms while guest did (+20 %): at that speed, "
                                  "with guest's CPU-bound share of 80 %, the prediction is 6.16 "
