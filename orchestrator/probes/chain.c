@@ -6,6 +6,7 @@
 
 #include "util/log.h"
 #include "util/procfs.h"
+#include "util/textfile.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -14,21 +15,6 @@
 #include <string.h>
 
 /* ---- parsers (hostile input) ---- */
-
-/* the line at *p into buf (without its newline); p moved past it; -1 at the end */
-static int next_line(const char **p, char *buf, size_t len)
-{
-    if (!**p)
-        return -1;
-    const char *nl = strchr(*p, '\n');
-    size_t n = nl ? (size_t)(nl - *p) : strlen(*p);
-    if (n >= len)
-        n = len - 1; /* a longer line is cut: it will not parse */
-    memcpy(buf, *p, n);
-    buf[n] = '\0';
-    *p = nl ? nl + 1 : *p + strlen(*p);
-    return 0;
-}
 
 /* a decimal tid in (0, 2^22] at s; the rest after it into *end */
 static int parse_tid(const char *s, const char **end)
@@ -55,7 +41,7 @@ int chain_parse_reading(const char *text, struct chain_reading *out)
     const char *p = text;
     char line[1024];
     int uptimes = 0;
-    while (next_line(&p, line, sizeof(line)) == 0) {
+    while (textfile_next_line(&p, line, sizeof(line)) == 0) {
         if (line[0] == 'U' && line[1] == ' ') {
             double u;
             if (procfs_parse_uptime(line + 2, &u) < 0 || uptimes >= 2)
@@ -77,7 +63,7 @@ int chain_parse_reading(const char *text, struct chain_reading *out)
         /* its stat line follows (or nothing, if the thread ended between the two) */
         char stat[1024];
         const char *save = p;
-        if (next_line(&p, stat, sizeof(stat)) < 0 || stat[0] != 'S' || stat[1] != ' ') {
+        if (textfile_next_line(&p, stat, sizeof(stat)) < 0 || stat[0] != 'S' || stat[1] != ' ') {
             p = save;
             continue;
         }
@@ -122,18 +108,18 @@ int chain_parse_delayacct(const char *text, int *old, int *now, double *since)
     char line[64];
     const char *p = text;
     int o = -1, n = 1;
-    if (next_line(&p, line, sizeof(line)) < 0)
+    if (textfile_next_line(&p, line, sizeof(line)) < 0)
         return -1;
     if (strcmp(line, "none")) {
         char a[2], b[2], rest[2];
-        if (sscanf(line, "old %1[01]%1s", a, rest) != 1 || next_line(&p, line, sizeof(line)) < 0 ||
+        if (sscanf(line, "old %1[01]%1s", a, rest) != 1 || textfile_next_line(&p, line, sizeof(line)) < 0 ||
             sscanf(line, "now %1[01]%1s", b, rest) != 1)
             return -1;
         o = a[0] - '0';
         n = b[0] - '0';
     }
     double up;
-    if (next_line(&p, line, sizeof(line)) < 0 || line[0] != 'U' || line[1] != ' ' ||
+    if (textfile_next_line(&p, line, sizeof(line)) < 0 || line[0] != 'U' || line[1] != ' ' ||
         procfs_parse_uptime(line + 2, &up) < 0 || *p)
         return -1;
     *old = o;
@@ -172,24 +158,11 @@ struct state {
     bool ok[2];
 };
 
-/* a short shell program on the target; its output (malloc'd) or NULL */
-static char *run_sh(struct target *t, const char *script)
-{
-    const char *argv[] = {"/bin/sh", "-c", script, NULL};
-    char *out = NULL;
-    int exitcode = -1;
-    if (target_capture(t, argv, 30, &out, &exitcode) < 0 || exitcode != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
 static void delayacct_restore(struct state *st)
 {
     if (st->delayacct_old != 0)
         return;
-    char *out = run_sh(st->t, "echo 0 > " SYSCTL);
+    char *out = target_sh(st->t, "echo 0 > " SYSCTL, 30);
     if (!out)
         log_warn("%s: cannot turn delay accounting off again (%s = 0)", st->t->name, SYSCTL);
     free(out);
@@ -249,9 +222,9 @@ static int before(struct probe_target *pt, void **state)
     /* the uptime read before the switch: a thread that started (in whole
      * ticks) before it was surely created before the switch; one created
      * in the same tick after it is never taken for older */
-    char *out = run_sh(pt->t, "read a b < /proc/uptime; f=" SYSCTL "; if [ -e $f ]; then "
+    char *out = target_sh(pt->t, "read a b < /proc/uptime; f=" SYSCTL "; if [ -e $f ]; then "
                               "read v < $f; echo \"old $v\"; echo 1 > $f; read v < $f; "
-                              "echo \"now $v\"; else echo none; fi; echo \"U $a\"");
+                              "echo \"now $v\"; else echo none; fi; echo \"U $a\"", 30);
     int old, now;
     double since;
     if (out && chain_parse_delayacct(out, &old, &now, &since) == 0) {
@@ -329,7 +302,7 @@ static void during(struct probe_target *pt, void *state, int k)
         st->n_server = (size_t)n;
     }
     char *script = reading_script(st, k == 0);
-    char *out = run_sh(pt->t, script);
+    char *out = target_sh(pt->t, script, 30);
     free(script);
     st->ok[k] = out && chain_parse_reading(out, &st->r[k]) == 0;
     free(out);

@@ -4,6 +4,7 @@
 #include "probes/probe.h"
 
 #include "util/log.h"
+#include "util/textfile.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -21,22 +22,6 @@ const char *const task_group_names[TG_N] = {
 #define PF_KTHREAD 0x00200000u
 
 /* ---- parsers (hostile input) ---- */
-
-/* the line at *p (without its newline, at most len - 1 bytes: a longer one
- * is cut and will not parse); p moved past it; -1 at the end */
-static int next_line(const char **p, char *buf, size_t len)
-{
-    if (!**p)
-        return -1;
-    const char *nl = strchr(*p, '\n');
-    size_t n = nl ? (size_t)(nl - *p) : strlen(*p);
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, *p, n);
-    buf[n] = '\0';
-    *p = nl ? nl + 1 : *p + strlen(*p);
-    return 0;
-}
 
 /* a decimal in [0, max] at *p, which moves past it */
 static int number(const char **p, unsigned long long max, unsigned long long *v)
@@ -175,7 +160,7 @@ int tasks_parse_reading(const char *text, struct tasks_reading *out)
     /* the schedstats (oncpu_s; those that do not parse: oncpu_s NAN), the
      * stats (the rest; those that do not parse: start -1) */
     struct list sched = {0}, stat = {0};
-    while (next_line(&p, line, sizeof(line)) == 0) {
+    while (textfile_next_line(&p, line, sizeof(line)) == 0) {
         if (cpu)
             goto bad; /* P is the last line */
         if (line[0] == 'U' && line[1] == ' ') {
@@ -351,11 +336,8 @@ static void during(struct probe_target *pt, void *state, int k)
     struct state *st = state;
     if (!st || k < 0 || k > 1 || (k == 1 && !st->ok[0]))
         return;
-    const char *argv[] = {"/bin/sh", "-c", tasks_reading_script, NULL};
-    char *out = NULL;
-    int exitcode = -1;
-    st->ok[k] = target_capture(pt->t, argv, 30, &out, &exitcode) == 0 && exitcode == 0 &&
-                tasks_parse_reading(out, &st->r[k]) == 0;
+    char *out = target_sh(pt->t, tasks_reading_script, 30);
+    st->ok[k] = out && tasks_parse_reading(out, &st->r[k]) == 0;
     free(out);
     if (!st->ok[k]) {
         log_warn("%s: cannot read the guest's tasks (instant %d): its CPU by task is not recorded",

@@ -60,6 +60,18 @@ int target_capture(struct target *t, const char *const argv[], long timeout, cha
     return t->ops->capture ? t->ops->capture(t, argv, timeout, out, exitcode) : -1;
 }
 
+char *target_sh(struct target *t, const char *script, long timeout)
+{
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    char *out = NULL;
+    int exitcode = -1;
+    if (target_capture(t, argv, timeout, &out, &exitcode) < 0 || exitcode != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 char *target_read_text(struct target *t, const char *path) { return t->ops->read_text(t, path); }
 
 bool target_can_copy_files(const struct target *t)

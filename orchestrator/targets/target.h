@@ -148,6 +148,10 @@ char *target_output(const struct target *t);
 bool target_can_capture(const struct target *t);
 /* See struct target_ops. */
 int target_capture(struct target *t, const char *const argv[], long timeout, char **out, int *exitcode);
+/* A short shell program (/bin/sh -c script) on the target: its output
+ * (malloc'd), or NULL when it could not run or exited non-zero (not
+ * reported: the caller says what is missing). */
+char *target_sh(struct target *t, const char *script, long timeout);
 char *target_read_text(struct target *t, const char *path);
 double target_cpu_s(struct target *t);
 int target_status(struct target *t, struct target_status *st);

@@ -66,3 +66,17 @@ int textfile_write_text(const char *path, const char *text)
 {
     return textfile_write(path, text, strlen(text));
 }
+
+int textfile_next_line(const char **p, char *buf, size_t len)
+{
+    if (!**p)
+        return -1;
+    const char *nl = strchr(*p, '\n');
+    size_t n = nl ? (size_t)(nl - *p) : strlen(*p);
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, *p, n);
+    buf[n] = '\0';
+    *p = nl ? nl + 1 : *p + strlen(*p);
+    return 0;
+}

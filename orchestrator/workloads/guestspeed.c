@@ -11,19 +11,6 @@
 
 #define INPUT "/tmp/vbed-speed-input"
 
-/* a shell program on the target; its output (malloc'd) or NULL */
-static char *run_sh(struct wl_job *j, const char *script)
-{
-    const char *argv[] = {"/bin/sh", "-c", script, NULL};
-    char *out = NULL;
-    int exitcode = -1;
-    if (target_capture(j->t, argv, 120, &out, &exitcode) < 0 || exitcode != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
 int guestspeed_probe(struct wl_job *j)
 {
     if (!j->t->own_kernel || !target_can_capture(j->t))
@@ -35,14 +22,14 @@ int guestspeed_probe(struct wl_job *j)
     snprintf(prep, sizeof(prep),
              "head -c %d /usr/sbin/mariadbd > " INPUT " && head -c %d " INPUT " | gzip -1 > /dev/null",
              GUESTSPEED_BYTES, GUESTSPEED_BYTES / 8);
-    char *out = run_sh(j, prep);
+    char *out = target_sh(j->t, prep, 120);
     bool ready = out != NULL;
     free(out);
     /* the shell's children it waited for: gzip alone */
-    out = ready ? run_sh(j, "gzip -1 -c " INPUT " > /dev/null && cat /proc/$$/stat") : NULL;
+    out = ready ? target_sh(j->t, "gzip -1 -c " INPUT " > /dev/null && cat /proc/$$/stat", 120) : NULL;
     double s = out ? procfs_parse_children_cpu(out, 100) : -1; /* USER_HZ is 100 on Linux guests */
     free(out);
-    free(run_sh(j, "rm -f " INPUT));
+    free(target_sh(j->t, "rm -f " INPUT, 30));
     if (!(s > 0)) {
         log_warn("%s: the guest's speed job did not run or said nothing usable: its speed is not "
                  "recorded",

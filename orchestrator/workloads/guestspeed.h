@@ -14,7 +14,12 @@
  * shell's cutime + cstime, 1/100 s ticks: about 1 % of a job of a second
  * here), at the same moment in
  * every guest of the run (each target's thread), while the others do the
- * same. Sample guest_speed_unit_ms. A probe that fails is said and records
+ * same. What it cannot tell apart: the guest's clock runs on while its vCPU
+ * thread waits for a host CPU, and a tick goes to whatever runs at it, so a
+ * guest still flushing through its virtual disk (an emulator thread taking
+ * the vCPU's core, interrupts) reads slower -- in one run the cache=none
+ * guests took 710 and 840 ms, the untuned ones 530 and 550, tuned_memory's
+ * 590 and 640. Sample guest_speed_unit_ms. A probe that fails is said and records
  * nothing: it never fails the run. */
 #ifndef VBED_WORKLOADS_GUESTSPEED_H
 #define VBED_WORKLOADS_GUESTSPEED_H
