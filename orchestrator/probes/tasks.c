@@ -260,12 +260,11 @@ int tasks_parse_ps_threads(const struct sql_result *r, int *tids, enum task_grou
     return (int)n;
 }
 
+/* a reading's task by tid (a reading is sorted by tid) */
 static const struct task_cpu *find(const struct tasks_reading *r, int tid)
 {
-    for (size_t i = 0; i < r->n; i++)
-        if (r->t[i].tid == tid)
-            return &r->t[i];
-    return NULL;
+    struct task_cpu key = {.tid = tid};
+    return r->n ? bsearch(&key, r->t, r->n, sizeof(*r->t), by_tid) : NULL;
 }
 
 static bool is(const char *comm, const char *name) { return !strcmp(comm, name); }
@@ -309,12 +308,10 @@ int tasks_group_cpu(const struct tasks_reading *a, const struct tasks_reading *b
  * 0.4-0.7 s of a TCG guest's only vCPU, inside the measure phase): every
  * schedstat, then every stat (a glob on the last name would list each
  * task's directory) */
-#define READING                                                                                   \
-    "u() { read a b < /proc/uptime; echo \"U $a\"; }; u; "                                       \
-    "grep -H '' /proc/[0-9]*/task/[0-9]*/schedstat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null; "  \
-    "u; read -r c < /proc/stat; echo \"P $c\""
-
-const char tasks_reading_script[] = READING;
+const char tasks_reading_script[] =
+    "u() { read a b < /proc/uptime; echo \"U $a\"; }; u; "
+    "grep -H '' /proc/[0-9]*/task/[0-9]*/schedstat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null; "
+    "u; read -r c < /proc/stat; echo \"P $c\"";
 
 struct state {
     struct tasks_reading r[2];
@@ -391,8 +388,7 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
     bool split = st->n > 0;
     double mariadbd = 0;
     for (int k = 0; k < TG_N; k++) {
-        bool of_mariadbd = k == TG_PAGE_CLEANER || k == TG_INNODB_POOL || k == TG_CONNECTIONS ||
-                           k == TG_MARIADBD_OTHER;
+        bool of_mariadbd = k <= TG_MARIADBD_OTHER;
         if (of_mariadbd)
             mariadbd += cpu[k];
         if (of_mariadbd && !split)

@@ -40,7 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum task_group {
+enum task_group { /* mariadbd's first, up to TG_MARIADBD_OTHER */
     TG_PAGE_CLEANER,
     TG_INNODB_POOL,
     TG_CONNECTIONS,

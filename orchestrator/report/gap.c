@@ -263,15 +263,15 @@ static void target_budget(const struct target *t, double w, struct budget *b)
      * guest's busy time in the same readings */
     double ti = v[M_TASKS_INTERVAL];
     if (t->guest_arm && ti > 0 && v[M_TASKS_BUSY] >= 0) {
-        double sum = 0;
+        double busy = v[M_TASKS_BUSY] / ti * w, sum = 0;
         for (int k = 0; k < GAP_TASK_UNATTRIBUTED; k++) {
             b->tasks[k] = v[M_TASKS_0 + k] / ti * w;
             sum += b->tasks[k];
         }
-        b->tasks[GAP_TASK_UNATTRIBUTED] = v[M_TASKS_BUSY] / ti * w - sum;
+        b->tasks[GAP_TASK_UNATTRIBUTED] = busy - sum;
         /* the same readings' interval as the chain's (the measure phase's
          * W also holds sysbench's start and end) */
-        b->guest_other = v[M_TASKS_BUSY] / ti * w - b->oncpu - b->client_cpu;
+        b->guest_other = busy - b->oncpu - b->client_cpu;
     }
     /* the vCPU's preempted share: the guest's clock ran, its vCPU did not */
     double vt = v[M_VCPU], vd = v[M_VCPU_DELAY];

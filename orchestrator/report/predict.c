@@ -46,6 +46,12 @@ static void no(struct prediction *p, const char *why)
     snprintf(p->why, sizeof(p->why), "%s", why);
 }
 
+/* q_G - q_A: what the contention term saves (0 where contention is held) */
+static double contention_saved(const struct prediction *p)
+{
+    return p->contention_scaled ? p->contention_g - p->contention_a : 0;
+}
+
 /* how much longer A's run made a transaction of G's than G's run did:
  * 1 + s x (u_A / u_G - 1); NAN where a speed or the share is unknown */
 static double stretch(const struct prediction *p)
@@ -90,13 +96,12 @@ static void implied(struct prediction *out, const struct gap_arm *g, const struc
         w /= f;
     double rest = w_g - R_g + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) +
                   (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0) -
-                  (out->contention_scaled ? out->contention_g - out->contention_a : 0);
+                  contention_saved(out);
     out->implied_miss_cost = out->lat_g + (rest - w) / saved;
     out->saved_cpu = (gap_arm_part(g, GAP_CPU) - gap_arm_part(a, GAP_CPU)) / saved;
     out->saved_contention = (gap_arm_part(g, GAP_CONTENTION) - gap_arm_part(a, GAP_CONTENTION)) / saved;
     out->saved_other = (g->guest_other - a->guest_other) / saved;
-    out->saved_contention_model =
-        out->contention_scaled ? (out->contention_g - out->contention_a) / saved : NAN;
+    out->saved_contention_model = out->contention_scaled ? contention_saved(out) / saved : NAN;
 }
 
 /* q_A from G's tasks (predict.h); contention_scaled false where they were
@@ -222,7 +227,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     contention(out, g, mg > 0 ? ma / mg : 1);
     out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved +
                (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0) -
-               (out->contention_scaled ? out->contention_g - out->contention_a : 0);
+               contention_saved(out);
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;

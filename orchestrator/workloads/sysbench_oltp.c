@@ -543,7 +543,7 @@ static void arm_ci(struct wl_run *r, const struct run_config *cfg)
 /* a target that measured: a guest times its speed job (guestspeed.h, in
  * every guest of the run at once: first), then prices a buffer-pool miss
  * (misscost.h) and, a guest, a read through its virtual disk (readcost.h) */
-static int probe_misses(struct wl_job *j)
+static int after_measure(struct wl_job *j)
 {
     struct oltp *o = oltp_of(j);
     if (!o->parsed)
@@ -595,7 +595,7 @@ static int record(struct wl_run *r, int rc, double *headline)
     }
     free(wg);
     if (parsed)
-        wl_each(r, probe_misses, false);
+        wl_each(r, after_measure, false);
     return rc;
 }
 

@@ -5,9 +5,9 @@
  * send. */
 #include "testutil.h"
 #include "probes/tasks.h"
+#include "util/spawn.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <unistd.h>
 
 /* stat lines: flags (field 9) 4194368 a user thread, 2129984 a kernel
@@ -94,17 +94,10 @@ static void one_reading(void **state)
 static void the_program_here(void **state)
 {
     (void)state;
-    FILE *p = popen(tasks_reading_script, "r");
-    assert_non_null(p);
+    const char *argv[] = {"/bin/sh", "-c", tasks_reading_script, NULL};
     char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
-        fwrite(buf, 1, n, m);
-    assert_int_equal(pclose(p), 0);
-    fclose(m);
+    struct spawn_opts o = {.capture = &text, .timeout = 30};
+    assert_int_equal(spawn_run(argv, &o), 0);
     struct tasks_reading r;
     assert_int_equal(tasks_parse_reading(text, &r), 0);
     free(text);
