@@ -1,5 +1,5 @@
-/* guestrun.c: one run of a guest arm: disks, domains started together and
- * waited for in parallel, the experiment in all guests at once, then
+/* guestrun.c: one run of a guest arm: each guest's disks and domain made
+ * and waited for in a thread of its own, the experiment in all guests at once, then
  * teardown whatever happened (domains destroyed, console logs saved,
  * volumes deleted unless --keep; a guest that failed on its own has its
  * journal read out of its disk first). */
@@ -36,14 +36,6 @@ struct guest_run {
     volatile int abort_all;
     struct progress *progress;
 };
-
-static void *wait_worker(void *arg)
-{
-    struct guest *g = arg;
-    if (guest_wait_ready(g) < 0)
-        *g->abort_all = 1; /* the other guests of the run need not finish booting */
-    return NULL;
-}
 
 /* The saved ready guest for guest i of the run (its host, its domain
  * type), made now if there is none; NULL if it is to boot (start = cold,
@@ -84,103 +76,136 @@ static void undo_restore(struct guest *g, struct storage *st)
     g->t_start = 0;
 }
 
-/* Disks and domains, one guest after the other (each takes about a second);
- * the waiting is done for all of them at once. */
-static int start_guests(struct guest_run *gr)
+/* Guest i's disks and domain: restored from ready (NULL: booted). 0, or -1
+ * (g->error set unless its configuration could not even be made). */
+static int start_one(struct guest_run *gr, size_t i, const struct ready_state *ready,
+                     const char *mycnf)
 {
     struct run *run = gr->run;
     struct runner *r = run->r;
     const struct run_config *cfg = &run->sp->cfg;
-    char *mycnf = mycnf_render(cfg);
-    results_write(run->dir, "my.cnf", mycnf);
-    struct ready_state *rs = xcalloc(gr->n, sizeof(*rs));
-    int *tried = xcalloc(gr->n, sizeof(int));
-    int rc = 0;
-    for (size_t i = 0; i < gr->n && rc == 0; i++) {
-        struct guest *g = &gr->guests[i];
-        struct hostset_host *h = gr->host[i];
-        int vt = run->guest_virt_type[i];
-        const struct ready_state *ready = ready_for(gr, i, rs, tried);
-        if (signals_interrupted()) {
-            rc = -1;
-            break;
-        }
-        void *tar = NULL;
-        size_t tar_len = 0;
-        if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0) {
-            rc = -1;
-            break;
-        }
-        struct domain_spec spec;
-        layout_domain_spec(&spec, &g->lay, &h->im, cfg, vt, r->img.cmdline);
-        int *pins = NULL;
-        if (r->placement.pin) {
-            pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
-            for (int v = 0; v < cfg->vcpus; v++)
-                pins[v] = placement_vcpu_cpu(&r->placement, cfg, g->n, v);
-            spec.vcpu_pin = pins;
-            spec.emulator_pin = placement_emulator_cpu(&r->placement, cfg, g->n);
-        }
-        /* the record: the domain as it runs, its disks plugged in or not */
-        char *xml = domain_xml(&spec);
-        if (xml)
-            results_write(gr->dirs[i], "domain.xml", xml);
-        if (ready && xml) {
-            rc = guest_restore(g, h->hv, h->st, ready, &spec, tar, tar_len);
-            if (rc < 0 && !g->dom && !signals_interrupted()) {
-                undo_restore(g, h->st);
-                spec.plugged_later = false, spec.uuid = NULL;
-                spec.cmdline = r->img.cmdline;
-                rc = 0;
-            }
-        }
-        if (!g->restored && xml && rc == 0) {
-            rc = guest_make_disks(g, h->st, h->im.base_path, tar, tar_len);
-            if (rc == 0)
-                rc = guest_start(g, h->hv, xml);
-        }
-        if (!xml)
-            rc = -1;
-        free(pins);
-        free(tar);
-        free(xml);
+    struct guest *g = &gr->guests[i];
+    struct hostset_host *h = gr->host[i];
+    void *tar = NULL;
+    size_t tar_len = 0;
+    if (configdisk_build(cfg, g->lay.name, mycnf, &tar, &tar_len) < 0)
+        return -1;
+    struct domain_spec spec;
+    layout_domain_spec(&spec, &g->lay, &h->im, cfg, run->guest_virt_type[i], r->img.cmdline);
+    int *pins = NULL;
+    if (r->placement.pin) {
+        pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
+        for (int v = 0; v < cfg->vcpus; v++)
+            pins[v] = placement_vcpu_cpu(&r->placement, cfg, g->n, v);
+        spec.vcpu_pin = pins;
+        spec.emulator_pin = placement_emulator_cpu(&r->placement, cfg, g->n);
     }
-    free(rs);
-    free(tried);
-    free(mycnf);
+    /* the record: the domain as it runs, its disks plugged in or not */
+    char *xml = domain_xml(&spec);
+    int rc = xml ? 0 : -1;
+    if (xml)
+        results_write(gr->dirs[i], "domain.xml", xml);
+    if (ready && xml) {
+        rc = guest_restore(g, h->hv, h->st, ready, &spec, tar, tar_len);
+        if (rc < 0 && !g->dom && !signals_interrupted()) {
+            undo_restore(g, h->st);
+            spec.plugged_later = false, spec.uuid = NULL;
+            spec.cmdline = r->img.cmdline;
+            rc = 0;
+        }
+    }
+    if (!g->restored && xml && rc == 0) {
+        rc = guest_make_disks(g, h->st, h->im.base_path, tar, tar_len);
+        if (rc == 0)
+            rc = guest_start(g, h->hv, xml);
+    }
+    free(pins);
+    free(tar);
+    free(xml);
     return rc;
 }
 
-static int wait_guests(struct guest_run *gr)
+struct start_job {
+    struct guest_run *gr;
+    size_t i;
+    const struct ready_state *ready;
+    const char *mycnf;
+    volatile int done;
+};
+
+/* One guest from its disks to MariaDB ready: the guests of a run restore
+ * (about 5 s each under TCG, mostly QEMU loading the saved memory) and boot
+ * at once, not one after the other. */
+static void *start_worker(void *arg)
 {
+    struct start_job *j = arg;
+    struct guest *g = &j->gr->guests[j->i];
+    int rc = start_one(j->gr, j->i, j->ready, j->mycnf);
+    if (rc == 0)
+        rc = guest_wait_ready(g);
+    if (rc < 0) {
+        if (g->phase != GP_FAILED) {
+            snprintf(g->error, sizeof(g->error), "%s failed in phase %s: it could not be started",
+                     g->lay.name, guest_phase_name(g->phase));
+            g->phase = GP_FAILED;
+        }
+        *g->abort_all = 1; /* the other guests of the run need not finish booting */
+    }
+    j->done = 1;
+    return NULL;
+}
+
+/* Every guest of the run started and waited for at once, each in its own
+ * thread; this one redraws the progress lines. 0 when all are ready. */
+static int start_guests(struct guest_run *gr)
+{
+    struct run *run = gr->run;
+    const struct run_config *cfg = &run->sp->cfg;
+    char *mycnf = mycnf_render(cfg);
+    struct ready_state *rs = xcalloc(gr->n, sizeof(*rs));
+    int *tried = xcalloc(gr->n, sizeof(int));
+    struct start_job *jobs = xcalloc(gr->n, sizeof(*jobs));
     pthread_t *threads = xcalloc(gr->n, sizeof(pthread_t));
+    /* the saved ready guests first: making one boots a guest of its own */
+    for (size_t i = 0; i < gr->n && !signals_interrupted(); i++)
+        jobs[i] = (struct start_job){.gr = gr, .i = i, .ready = ready_for(gr, i, rs, tried),
+                                     .mycnf = mycnf};
+    int rc = signals_interrupted() ? -1 : 0;
     double cpu0 = noise_cpu_self_s(), t0 = monotime_s();
-    for (size_t i = 0; i < gr->n; i++)
-        pthread_create(&threads[i], NULL, wait_worker, &gr->guests[i]);
-    /* this thread only redraws the progress lines */
+    size_t started = 0;
+    for (; rc == 0 && started < gr->n; started++)
+        if (pthread_create(&threads[started], NULL, start_worker, &jobs[started]) != 0) {
+            log_error("run %s: cannot start a thread for guest %zu", run->runid, started + 1);
+            gr->abort_all = 1;
+            rc = -1;
+            break;
+        }
     for (;;) {
         bool busy = false;
-        for (size_t i = 0; i < gr->n; i++)
-            if (gr->guests[i].phase != GP_READY && gr->guests[i].phase != GP_FAILED)
-                busy = true;
+        for (size_t i = 0; i < started; i++)
+            busy |= !jobs[i].done;
         if (!busy)
             break;
         progress_tick(gr->progress);
         struct timespec ts = {0, 500 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    for (size_t i = 0; i < gr->n; i++)
+    for (size_t i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
-    free(threads);
     double cpu = noise_cpu_self_s() - cpu0, wall = monotime_s() - t0;
-    log_info("run %s: vbed used %.2f s of CPU in %.0f s of waiting for %zu guest%s (%.2f%% of one "
-             "core)",
-             gr->run->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s",
-             wall > 0 ? 100 * cpu / wall : 0);
-    int rc = 0;
+    if (rc == 0)
+        log_info("run %s: vbed used %.2f s of CPU in %.0f s of starting and waiting for %zu guest%s "
+                 "(%.2f%% of one core)",
+                 run->runid, cpu, wall, gr->n, gr->n == 1 ? "" : "s",
+                 wall > 0 ? 100 * cpu / wall : 0);
     for (size_t i = 0; i < gr->n; i++)
-        if (gr->guests[i].phase == GP_FAILED)
+        if (gr->guests[i].phase == GP_FAILED || i >= started)
             rc = -1;
+    free(threads);
+    free(jobs);
+    free(rs);
+    free(tried);
+    free(mycnf);
     return rc;
 }
 
@@ -361,8 +386,6 @@ int guestrun_execute(struct run *run)
         gr.guests[i].progress = gr.progress;
 
     int rc = start_guests(&gr);
-    if (rc == 0)
-        rc = wait_guests(&gr);
     progress_end(gr.progress);
     for (size_t i = 0; i < gr.n; i++) {
         gr.guests[i].progress = NULL;
