@@ -150,6 +150,8 @@ const struct key_def key_table[] = {
      "From domain start until its guest agent answers."},
     {"timeout_setup", KT_DURATION, NULL, 1, 86400, "300s", "seconds", KEY_GUEST, 0, OFF(timeout_setup),
      "From the agent's first answer until the data disk is made and mounted as the datadir."},
+    {"timeout_agent", KT_DURATION, NULL, 5, 86400, "60s", "seconds", KEY_GUEST, 0, OFF(timeout_agent),
+     "How long a guest agent that has answered may go silent while its guest gets ready (setup, MariaDB's start) before the guest fails as hung, instead of waiting out the phase's limit."},
     {"timeout_db", KT_DURATION, NULL, 1, 86400, "300s", "seconds", KEY_BOTH, 0, OFF(timeout_db),
      "Until MariaDB accepts queries."},
     {"timeout_prepare", KT_DURATION, NULL, 1, 7 * 86400, "1h", "seconds", KEY_BOTH, 0, OFF(timeout_prepare),

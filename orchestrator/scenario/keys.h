@@ -135,6 +135,7 @@ struct run_config {
     long long timeout_boot;
     long long timeout_setup;
     long long timeout_db;
+    long long timeout_agent;
     long long timeout_prepare;
     char image[KEY_STRING_MAX];
     char pool[KEY_STRING_MAX];
