@@ -201,6 +201,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "predicted_tps_per_guest", jnum(p.predicted));
     json_object_object_add(o, "measured_tps_per_guest", jnum(p.measured));
     json_object_object_add(o, "measured_ci95_half", jnum(p.measured_ci));
+    json_object_object_add(o, "predicted_ci95_half", jnum(p.predicted_ci));
     json_object_object_add(o, "error", jnum(p.error));
     json_object_object_add(o, "speed_of", jstr(p.speed_of_guests ? "guests" : "host"));
     json_object_object_add(o, "untuned_speed_unit_ms", jnum(p.unit_g_ms));

@@ -422,7 +422,7 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 "(tolerance %.0f %%%s).",
                 used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
                 p.measured, 100 * p.error,
-                !p.judged ? "-- not judged: the measured TPS's 95 % CI is too wide"
+                !p.judged ? "-- not judged: the 95 % CIs are too wide"
                 : p.agrees ? "-- the prediction holds"
                            : "-- it does not hold",
                 100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");

@@ -231,12 +231,16 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;
+    out->predicted_ci = cg->per_guest_stats.n > 1 && cg->per_guest_stats.mean > 0
+                            ? out->predicted * cg->per_guest_stats.ci95_half / cg->per_guest_stats.mean
+                            : 0;
     out->valid = true;
     at_speed(cg, ca, out, k);
     implied(out, g, a, R, k);
     if (isfinite(out->measured) && out->measured > 0) {
         out->error = (out->measured - out->predicted) / out->measured;
-        out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->measured_ci / out->measured);
+        double ra = out->measured_ci / out->measured, rg = out->predicted_ci / out->predicted;
+        out->tolerance = fmax(PREDICT_TOLERANCE, 2 * sqrt(ra * ra + rg * rg));
         out->judged = out->tolerance <= PREDICT_JUDGE_MAX;
         out->agrees = out->judged && fabs(out->error) <= out->tolerance;
     } else {

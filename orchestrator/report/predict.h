@@ -56,9 +56,12 @@
  *            hold contention at G's (q_A = q_G).
  *   TPS_A    k / w_A per guest
  *
- * The prediction agrees when |measured - predicted| / measured is within
- * max(15 %, 2 x the measured TPS's 95 % CI half-width / its mean); where
- * that tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged.
+ * The prediction carries G's uncertainty: its 95 % CI half-width is
+ * predicted x G's per-guest TPS CI / G's mean (the prediction scales with
+ * G's budget; 0 with one repeat of G). It agrees when |measured -
+ * predicted| / measured is within max(15 %, 2 x sqrt(a^2 + g^2)), a and g
+ * the measured and the predicted TPS's relative half-widths; where that
+ * tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged.
  *
  * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
  * minute on a shared VM), and under emulation a guest's apart from it;
@@ -117,6 +120,7 @@ struct prediction {
     double client_g;                   /* C_G */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */
+    double predicted_ci;      /* from G's spread over guests and repeats; 0: one repeat */
     double error;             /* (measured - predicted) / measured */
     double tolerance;
     bool judged;              /* error known and tolerance <= PREDICT_JUDGE_MAX */

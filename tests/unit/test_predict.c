@@ -575,13 +575,22 @@ static void too_uncertain_to_judge(void **state)
     assert_false(p.agrees);
     char text[4096];
     report_prediction_text(b.r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "-- not judged: the measured TPS's 95 % CI is too wide (tolerance 86 %, "
+    assert_non_null(strstr(text, "-- not judged: the 95 % CIs are too wide (tolerance 86 %, "
                                  "above 50 %: more repeats narrow it)."));
     /* a CI that leaves the tolerance within 50 % is judged */
     c->per_guest_stats.ci95_half = 1.0;
     predict_arm(b.r, 0, 2, &p);
     assert_true(p.judged);
     assert_true(p.agrees);
+    /* the untuned guest's own spread widens it: 2 x sqrt(a^2 + g^2) */
+    double a = 1.0 / p.measured;
+    struct report_cell *g = &b.r->variants[0].cells[b.r->first_guest_arm];
+    g->per_guest_stats.n = 2;
+    g->per_guest_stats.ci95_half = 0.2 * g->per_guest_stats.mean;
+    predict_arm(b.r, 0, 2, &p);
+    assert_near(p.predicted_ci, 0.2 * p.predicted, 1e-9);
+    assert_near(p.tolerance, 2 * sqrt(a * a + 0.04), 1e-9);
+    assert_true(p.tolerance > 2 * a + 0.1);
     unbuild(&b);
 }
 
