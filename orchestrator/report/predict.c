@@ -122,6 +122,36 @@ static void contention(struct prediction *out, const struct gap_arm *g, double f
         out->contention_a = out->contention_g * (out->others_a + out->client_g) / base;
 }
 
+/* What the model leaves alone: a tuned arm may differ from G in its pool,
+ * its disk's cache mode, I/O mode and format and its flush method; an arm
+ * that also differs in one of these keys (a filesystem, tmpfs, a commit
+ * setting, the workload) does other work than G's budget describes. */
+static const char *const uncovered_keys[] = {
+    "workload", "tables", "table_size", "threads", "rand_type", "compression", "key_block_size",
+    "filesystem", "layout", "data_disks", "doublewrite", "flush_log_at_trx_commit",
+    "log_file_size", "performance_schema", "memory", "vcpus", "virt_type", "image", NULL};
+
+/* The first such key in which the first runs of cells ca and cg differ, its
+ * values in a and g; NULL when none does (or a run is not known). */
+static const char *uncovered_difference(const struct report *r, const struct report_cell *ca,
+                                        const struct report_cell *cg, const char **a,
+                                        const char **g)
+{
+    if (!ca->tps_stats.n || !cg->tps_stats.n || !ca->tps_seq || !cg->tps_seq)
+        return NULL;
+    const struct results_run *ra = results_find_run(r->rd, ca->tps_seq[0]);
+    const struct results_run *rg = results_find_run(r->rd, cg->tps_seq[0]);
+    if (!ra || !rg)
+        return NULL;
+    for (size_t i = 0; uncovered_keys[i]; i++) {
+        *a = results_run_config(ra, uncovered_keys[i]);
+        *g = results_run_config(rg, uncovered_keys[i]);
+        if (strcmp(*a, *g) != 0)
+            return uncovered_keys[i];
+    }
+    return NULL;
+}
+
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
 {
     memset(out, 0, sizeof(*out));
@@ -143,6 +173,13 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
                  "it runs %d guest%s, the untuned guest arm %d: their CPU and contention do not "
                  "carry over",
                  ca->guests, ca->guests == 1 ? "" : "s", cg->guests);
+        return;
+    }
+    const char *va, *vg, *key = uncovered_difference(r, ca, cg, &va, &vg);
+    if (key) {
+        snprintf(out->why, sizeof(out->why),
+                 "it differs in %s (%.32s against %.32s), which the model does not cover", key,
+                 va, vg);
         return;
     }
     out->measured = ca->tps_stats.n ? ca->per_guest_stats.mean : NAN;

@@ -56,6 +56,11 @@
  *            hold contention at G's (q_A = q_G).
  *   TPS_A    k / w_A per guest
  *
+ * A tuned arm differs from G in its pool, its disk's cache mode, I/O mode
+ * and format and its flush method; one that also differs in what the model
+ * leaves alone (the filesystem, tmpfs, a commit setting, the workload, the
+ * guest's memory or vCPUs) is not predicted, and the report says in which.
+ *
  * The prediction carries G's uncertainty: its 95 % CI half-width is
  * predicted x G's per-guest TPS CI / G's mean (the prediction scales with
  * G's budget; 0 with one repeat of G). It agrees when |measured -

@@ -552,6 +552,38 @@ static void machine_speed(void **state)
     unbuild(&b);
 }
 
+/* An arm that differs from the untuned guest in what the model leaves
+ * alone (here its threads; a filesystem, tmpfs, a commit setting alike) is
+ * not predicted, and the reason names the key and both values. */
+static void not_predicted_across_uncovered_keys(void **state)
+{
+    (void)state;
+    struct built b = build(true, false, false, false);
+    struct prediction p;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.valid);
+    struct results_run *run = NULL;
+    for (size_t i = 0; i < b.rd->n_runs; i++)
+        if (b.rd->runs[i].seq == 3)
+            run = &b.rd->runs[i];
+    assert_non_null(run);
+    bool changed = false;
+    for (size_t i = 0; i < run->n_config; i++)
+        if (!strcmp(run->config[i].key, "threads")) {
+            free(run->config[i].value);
+            run->config[i].value = strdup("4");
+            changed = true;
+        }
+    assert_true(changed);
+    predict_arm(b.r, 0, 2, &p);
+    assert_false(p.valid);
+    assert_string_equal(p.why, "it differs in threads (4 against 1), which the model does not cover");
+    /* what it may change (its pool, cache mode, flush method) it still is */
+    predict_arm(b.r, 0, 3, &p);
+    assert_true(p.valid);
+    unbuild(&b);
+}
+
 /* A tolerance beyond 50 % judges nothing: arm 2's prediction (7.14 TPS
  * against 7.0 measured, -2 %) holds within 15 %; with two repeats whose CI
  * is +-3 TPS (2 x 3 / 7 = 86 %) it is shown, not judged -- neither "holds"
@@ -603,6 +635,7 @@ int main(void)
         cmocka_unit_test(contention_from_the_guests_tasks),
         cmocka_unit_test(machine_speed),
         cmocka_unit_test(too_uncertain_to_judge),
+        cmocka_unit_test(not_predicted_across_uncovered_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
