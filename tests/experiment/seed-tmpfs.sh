@@ -1,0 +1,64 @@
+# seed-tmpfs.sh: the shipped tmpfs-datadir.ini (seed 002: MariaDB's datadir
+# on tmpfs) in miniature: its sizes made smaller for TCG -- one table of
+# 40,000 rows (about 9 MiB) against an 8 MiB pool, so that reads still
+# leave the pool as in the shipped file, one thread, 10 s of warm-up, 15 s
+# measured, one repeat, a 768 MiB guest with one vCPU -- every other key
+# the shipped one's. The shape the seed reports: tmpfs ahead on writes. Its
+# commits wait for no disk: the tmpfs arm's commit I/O per transaction is
+# below half each disk arm's; its TPS is above the cache=none disk's; it has
+# no block layer under its datadir (n/a) while both disk arms wrote to
+# theirs; the report does not predict the disk arms from the tmpfs arm
+# (another filesystem); nothing is left.
+. "$VBED_SRC/tests/lib.sh"
+need_libvirt
+need_prog jq
+
+sc=$VBED_TEST_TMP/tmpfs.ini
+sed -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
+  -e 's/^threads *=.*/threads      = 1/' -e 's/^warmup *=.*/warmup       = 10s/' \
+  -e 's/^duration *=.*/duration     = 15s/' -e 's/^repeats *=.*/repeats      = 1/' \
+  -e 's/^buffer_pool *=.*/buffer_pool  = 8M/' -e 's/^memory *=.*/memory       = 768M/' \
+  -e 's/^vcpus *=.*/vcpus        = 1/' -e 's/^disk_size *=.*/disk_size    = 256M/' \
+  scenarios/tmpfs-datadir.ini > "$sc"
+[ "$(diff scenarios/tmpfs-datadir.ini "$sc" | grep -c '^>')" -eq 10 ] ||
+  fail "scenarios/tmpfs-datadir.ini no longer has one line each of the ten keys made smaller"
+grep -q '^filesystem *= *tmpfs' "$sc" && grep -q '^disk_cache *= *none, writeback' "$sc" ||
+  fail "scenarios/tmpfs-datadir.ini no longer compares tmpfs with a disk under cache=none and writeback"
+
+expect_rc 0 "$VBED" run --id e2etmpfs -o "$VBED_TEST_TMP/res" "$sc"
+echo "$out"
+assert_nothing_left e2etmpfs
+r=$(latest_results "$VBED_TEST_TMP/res")
+expect_rc 0 "$VBED" report --format json --no-html "$r"
+json=$out
+echo "$json" | jq -e . >/dev/null || fail "the JSON report does not parse"
+# one number per (variant, arm, figure): a missing one fails
+fig() { # VARIANT-LABEL ARM JQ-PATH
+  v=$(echo "$json" | jq -r --arg l "$1" --arg a "$2" ".variants[] | select(.label == \$l) | .arms[] | select(.name == \$a) | $3")
+  awk -v v="$v" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }' || fail "$1, $2: $3 is '$v'"
+  echo "$v"
+}
+table=""
+for cache in none writeback; do
+  l="disk.disk_cache=$cache"
+  ct=$(fig "$l" tmpfs '.layers.parts.commit.ms_per_tx') cd=$(fig "$l" disk '.layers.parts.commit.ms_per_tx')
+  tt=$(fig "$l" tmpfs '.tps_per_guest.mean') td=$(fig "$l" disk '.tps_per_guest.mean')
+  wd=$(fig "$l" disk '.layers.per_layer[] | select(.layer == "guest") | .writes_per_tx')
+  table="$table$(printf '%-10s  tmpfs %7.2f TPS, commit I/O %5.2f ms/tx   disk %7.2f TPS, commit I/O %5.2f ms/tx, %.2f writes/tx to its disk' \
+    "$cache" "$tt" "$ct" "$td" "$cd" "$wd")
+"
+  awk -v t="$ct" -v d="$cd" 'BEGIN { exit !(t < 0.5 * d) }' ||
+    fail "disk_cache=$cache: tmpfs's commit I/O ($ct ms/tx) is not below half the disk's ($cd ms/tx)"
+  awk -v w="$wd" 'BEGIN { exit !(w > 1) }' || fail "disk_cache=$cache: the disk arm wrote $wd times a transaction to its disk"
+  [ "$(echo "$json" | jq -r --arg l "$l" '.variants[] | select(.label == $l) | .arms[] | select(.name == "tmpfs") |
+       .layers.per_layer[] | select(.layer == "guest") | .writes_per_tx')" = null ] ||
+    fail "disk_cache=$cache: the tmpfs arm has figures for a block layer under its datadir"
+  echo "$json" | jq -e --arg l "$l" '.variants[] | select(.label == $l) | .arms[] | select(.name == "disk") |
+       .prediction.valid == false and (.prediction.why | test("differs in filesystem"))' >/dev/null ||
+    fail "disk_cache=$cache: the disk arm was predicted from the tmpfs arm's budget"
+  if [ "$cache" = none ]; then
+    awk -v t="$tt" -v d="$td" 'BEGIN { exit !(t > d) }' ||
+      fail "tmpfs ($tt TPS) is not ahead of the disk under cache=none ($td TPS)"
+  fi
+done
+printf '%s' "$table"
