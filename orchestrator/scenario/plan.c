@@ -96,6 +96,8 @@ static const char *where_set(const struct plan *p, size_t arm, const char *key, 
     return buf;
 }
 
+#define XFS_MIN_BYTES (300LL << 20)
+
 /* A guest's data disks, their layout and what the workload writes. */
 static void check_disks(const struct plan *p, size_t arm, const struct run_config *c, struct diag *d)
 {
@@ -132,8 +134,18 @@ static void check_disks(const struct plan *p, size_t arm, const struct run_confi
                     "[%s] has filesystem '%s' (%s)",
                  path, line_of(p, arm, "layout"), layout, name,
                  key_choice("filesystem", c->filesystem), where_set(p, arm, "filesystem", w, sizeof(w)));
-    /* fio's file must fit, with room for the filesystem's own metadata */
     long long usable = disklayout_usable_bytes(c->layout, c->data_disks, c->disk_size);
+    /* mkfs.xfs (xfsprogs 6) refuses a filesystem below 300 MiB: found
+     * here, not by a guest failing its setup after its boot */
+    if (c->filesystem == FS_XFS && c->data_disks >= li->min_disks && usable < XFS_MIN_BYTES) {
+        key_format_value(key_find("disk_size"), c, a, sizeof(a));
+        format_size(usable, b, sizeof(b));
+        diag_add(d, "%s:%d: disk_size: '%s' gives arm [%s] %s for its filesystem, but xfs needs at "
+                    "least 300 MiB (filesystem 'xfs', %s)",
+                 path, line_of(p, arm, "disk_size"), a, name, b,
+                 where_set(p, arm, "filesystem", w, sizeof(w)));
+    }
+    /* fio's file must fit, with room for the filesystem's own metadata */
     if ((c->workload == WL_SEQ_WRITE || c->workload == WL_SEQ_READ) && c->io_size > usable / 10 * 9 &&
         c->data_disks >= li->min_disks) {
         key_format_value(key_find("io_size"), c, a, sizeof(a));
