@@ -1,4 +1,4 @@
-# seed-tmpfs.sh: the shipped tmpfs-datadir.ini (seed 002: MariaDB's datadir
+# tmpfs.sh: the shipped tmpfs-datadir.ini (seed 002: MariaDB's datadir
 # on tmpfs) in miniature: its sizes made smaller for TCG -- one table of
 # 40,000 rows (about 9 MiB) against an 8 MiB pool, so that reads still
 # leave the pool as in the shipped file, one thread, 10 s of warm-up, 15 s
