@@ -98,6 +98,30 @@ report_goldens() {
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }
 
+# miniature SHIPPED OUT N SED-ARGS...: a shipped scenario with its sizes made
+# smaller for TCG by sed into OUT; exactly N of its lines changed, so that a
+# shipped file that lost or doubled one of those keys fails
+miniature() {
+  local shipped=$1 out=$2 n=$3
+  shift 3
+  sed "$@" "$shipped" > "$out" || fail "sed on $shipped"
+  [ "$(diff "$shipped" "$out" | grep -c '^>')" -eq "$n" ] ||
+    fail "$shipped no longer has the $n lines its miniature makes smaller"
+}
+
+# report_figure JSON LABEL ARM JQ-PATH: one number from `vbed report
+# --format json` (JSON), of arm ARM in the variant labelled LABEL; no number
+# (a missing figure, null, two of them) prints why and returns 1
+report_figure() {
+  local v
+  v=$(echo "$1" | jq -r --arg l "$2" --arg a "$3" ".variants[] | select(.label == \$l) | .arms[] | select(.name == \$a) | $4")
+  awk -v v="$v" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }' || {
+    echo "FAIL: $2, $3: $4 is '$v'" >&2
+    return 1
+  }
+  echo "$v"
+}
+
 # guest_exit URI DOMAIN PATH ARG...: run PATH with ARGs in the guest through
 # its agent (as vbed does); prints its exit code, or nothing if the agent did
 # not answer or the program did not end within 10 s.

@@ -16,14 +16,12 @@ need_libvirt
 need_prog jq
 
 sc=$VBED_TEST_TMP/fs.ini
-sed -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
+miniature scenarios/filesystems.ini "$sc" 11 \
+  -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
   -e 's/^threads *=.*/threads      = 1/' -e 's/^warmup *=.*/warmup       = 5s/' \
   -e 's/^duration *=.*/duration     = 10s/' -e 's/^repeats *=.*/repeats      = 1/' \
   -e 's/^memory *=.*/memory       = 768M/' -e 's/^vcpus *=.*/vcpus        = 1/' \
-  -e 's/^disk_size *=.*/disk_size    = 512M/' -e 's/^buffer_pool\( *\)= .*/buffer_pool\1= 8M/' \
-  scenarios/filesystems.ini > "$sc"
-[ "$(diff scenarios/filesystems.ini "$sc" | grep -c '^>')" -eq 11 ] ||
-  fail "scenarios/filesystems.ini no longer has one line each of the eleven keys made smaller"
+  -e 's/^disk_size *=.*/disk_size    = 512M/' -e 's/^buffer_pool\( *\)= .*/buffer_pool\1= 8M/'
 grep -q '^filesystem *= *ext4, xfs, btrfs' "$sc" || fail "scenarios/filesystems.ini no longer sweeps ext4, xfs and btrfs"
 
 expect_rc 0 "$VBED" run --id e2efs -o "$VBED_TEST_TMP/res" "$sc"
@@ -35,20 +33,17 @@ json=$out
 echo "$json" | jq -e . >/dev/null || fail "the JSON report does not parse"
 [ "$(echo "$json" | jq -r '[.variants[].label] | join(" ")')" = "filesystem=ext4 filesystem=xfs filesystem=btrfs" ] ||
   fail "not one table per filesystem: $(echo "$json" | jq -c '[.variants[].label]')"
-# one number per (filesystem, profile, figure): a missing one fails
-fig() { # FILESYSTEM ARM JQ-PATH
-  v=$(echo "$json" | jq -r --arg l "filesystem=$1" --arg a "$2" ".variants[] | select(.label == \$l) | .arms[] | select(.name == \$a) | $3")
-  awk -v v="$v" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }' || fail "$1, $2: $3 is '$v'"
-  echo "$v"
-}
+fig() { report_figure "$json" "filesystem=$1" "$2" "$3"; } # a missing number fails
 guest() { echo ".layers.per_layer[] | select(.layer == \"guest\") | .$1"; }
 for fs in ext4 xfs btrfs; do
   for arm in small heavy; do
-    tps=$(fig $fs $arm '.tps_per_guest.mean')
+    tps=$(fig $fs $arm '.tps_per_guest.mean') || exit 1
     awk -v t="$tps" 'BEGIN { exit !(t > 0) }' || fail "$fs, $arm: TPS $tps"
   done
-  fs_=$(fig $fs small "$(guest flushes_per_tx)") fh=$(fig $fs heavy "$(guest flushes_per_tx)")
-  rs=$(fig $fs small "$(guest reads_per_tx)") rh=$(fig $fs heavy "$(guest reads_per_tx)")
+  fs_=$(fig $fs small "$(guest flushes_per_tx)") || exit 1
+  fh=$(fig $fs heavy "$(guest flushes_per_tx)") || exit 1
+  rs=$(fig $fs small "$(guest reads_per_tx)") || exit 1
+  rh=$(fig $fs heavy "$(guest reads_per_tx)") || exit 1
   printf '%-6s small %6.2f TPS, %5.2f flushes and %5.2f reads/tx at its disk   heavy %6.2f TPS, %5.2f flushes and %5.2f reads/tx\n' \
     $fs "$(fig $fs small '.tps_per_guest.mean')" "$fs_" "$rs" "$(fig $fs heavy '.tps_per_guest.mean')" "$fh" "$rh"
   awk -v s="$fs_" -v h="$fh" 'BEGIN { exit !(s > 1.5 * h) }' ||

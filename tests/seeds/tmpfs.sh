@@ -14,14 +14,12 @@ need_libvirt
 need_prog jq
 
 sc=$VBED_TEST_TMP/tmpfs.ini
-sed -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
+miniature scenarios/tmpfs-datadir.ini "$sc" 10 \
+  -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
   -e 's/^threads *=.*/threads      = 1/' -e 's/^warmup *=.*/warmup       = 10s/' \
   -e 's/^duration *=.*/duration     = 15s/' -e 's/^repeats *=.*/repeats      = 1/' \
   -e 's/^buffer_pool *=.*/buffer_pool  = 8M/' -e 's/^memory *=.*/memory       = 768M/' \
-  -e 's/^vcpus *=.*/vcpus        = 1/' -e 's/^disk_size *=.*/disk_size    = 256M/' \
-  scenarios/tmpfs-datadir.ini > "$sc"
-[ "$(diff scenarios/tmpfs-datadir.ini "$sc" | grep -c '^>')" -eq 10 ] ||
-  fail "scenarios/tmpfs-datadir.ini no longer has one line each of the ten keys made smaller"
+  -e 's/^vcpus *=.*/vcpus        = 1/' -e 's/^disk_size *=.*/disk_size    = 256M/'
 grep -q '^filesystem *= *tmpfs' "$sc" && grep -q '^disk_cache *= *none, writeback' "$sc" ||
   fail "scenarios/tmpfs-datadir.ini no longer compares tmpfs with a disk under cache=none and writeback"
 
@@ -32,18 +30,15 @@ r=$(latest_results "$VBED_TEST_TMP/res")
 expect_rc 0 "$VBED" report --format json --no-html "$r"
 json=$out
 echo "$json" | jq -e . >/dev/null || fail "the JSON report does not parse"
-# one number per (variant, arm, figure): a missing one fails
-fig() { # VARIANT-LABEL ARM JQ-PATH
-  v=$(echo "$json" | jq -r --arg l "$1" --arg a "$2" ".variants[] | select(.label == \$l) | .arms[] | select(.name == \$a) | $3")
-  awk -v v="$v" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) }' || fail "$1, $2: $3 is '$v'"
-  echo "$v"
-}
+fig() { report_figure "$json" "$@"; } # a missing number fails
 table=""
 for cache in none writeback; do
   l="disk.disk_cache=$cache"
-  ct=$(fig "$l" tmpfs '.layers.parts.commit.ms_per_tx') cd=$(fig "$l" disk '.layers.parts.commit.ms_per_tx')
-  tt=$(fig "$l" tmpfs '.tps_per_guest.mean') td=$(fig "$l" disk '.tps_per_guest.mean')
-  wd=$(fig "$l" disk '.layers.per_layer[] | select(.layer == "guest") | .writes_per_tx')
+  ct=$(fig "$l" tmpfs '.layers.parts.commit.ms_per_tx') || exit 1
+  cd=$(fig "$l" disk '.layers.parts.commit.ms_per_tx') || exit 1
+  tt=$(fig "$l" tmpfs '.tps_per_guest.mean') || exit 1
+  td=$(fig "$l" disk '.tps_per_guest.mean') || exit 1
+  wd=$(fig "$l" disk '.layers.per_layer[] | select(.layer == "guest") | .writes_per_tx') || exit 1
   table="$table$(printf '%-10s  tmpfs %7.2f TPS, commit I/O %5.2f ms/tx   disk %7.2f TPS, commit I/O %5.2f ms/tx, %.2f writes/tx to its disk' \
     "$cache" "$tt" "$ct" "$td" "$cd" "$wd")
 "
