@@ -113,7 +113,8 @@ static const char *jstr(json_object *o, const char *k1, const char *k2)
         return "?";
     if (k2 && !json_object_object_get_ex(v, k2, &v))
         return "?";
-    return json_object_get_string(v);
+    const char *s = json_object_get_string(v); /* NULL for a JSON null */
+    return s ? s : "?";
 }
 
 /* The saved ready guests of image dir sub (virt/readystate.h keeps them in
@@ -166,8 +167,9 @@ static void list_prepared(const char *sub)
         long long tables = json_object_object_get_ex(m, "tables", &v) ? json_object_get_int64(v) : 0;
         long long rows = json_object_object_get_ex(m, "table_size", &v) ? json_object_get_int64(v) : 0;
         double bytes = json_object_object_get_ex(m, "bytes", &v) ? json_object_get_double(v) : 0;
+        const char *options = jstr(m, "table_options", NULL);
         printf("  + prepared tables %.12s: %lld x %lld rows, %s, %.0f MB\n", de->d_name, tables, rows,
-               jstr(m, "table_options", NULL), bytes / 1e6);
+               *options ? options : "no table options", bytes / 1e6);
         json_object_put(m);
     }
     if (d)
