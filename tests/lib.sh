@@ -109,6 +109,18 @@ miniature() {
     fail "$shipped no longer has the $n lines its miniature makes smaller"
 }
 
+# run_json SESSION SCENARIO: `vbed run` of SCENARIO as session SESSION into
+# $VBED_TEST_TMP/res, which must succeed and leave nothing; then its JSON
+# report, which must parse, in $json
+run_json() {
+  expect_rc 0 "$VBED" run --id "$1" -o "$VBED_TEST_TMP/res" "$2"
+  echo "$out"
+  assert_nothing_left "$1"
+  expect_rc 0 "$VBED" report --format json --no-html "$(latest_results "$VBED_TEST_TMP/res")"
+  json=$out
+  echo "$json" | jq -e . >/dev/null || fail "the JSON report does not parse"
+}
+
 # report_figure JSON LABEL ARM JQ-PATH: one number from `vbed report
 # --format json` (JSON), of arm ARM in the variant labelled LABEL; no number
 # (a missing figure, null, two of them) prints why and returns 1

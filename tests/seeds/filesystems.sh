@@ -24,13 +24,7 @@ miniature scenarios/filesystems.ini "$sc" 11 \
   -e 's/^disk_size *=.*/disk_size    = 512M/' -e 's/^buffer_pool\( *\)= .*/buffer_pool\1= 8M/'
 grep -q '^filesystem *= *ext4, xfs, btrfs' "$sc" || fail "scenarios/filesystems.ini no longer sweeps ext4, xfs and btrfs"
 
-expect_rc 0 "$VBED" run --id e2efs -o "$VBED_TEST_TMP/res" "$sc"
-echo "$out"
-assert_nothing_left e2efs
-r=$(latest_results "$VBED_TEST_TMP/res")
-expect_rc 0 "$VBED" report --format json --no-html "$r"
-json=$out
-echo "$json" | jq -e . >/dev/null || fail "the JSON report does not parse"
+run_json e2efs "$sc"
 [ "$(echo "$json" | jq -r '[.variants[].label] | join(" ")')" = "filesystem=ext4 filesystem=xfs filesystem=btrfs" ] ||
   fail "not one table per filesystem: $(echo "$json" | jq -c '[.variants[].label]')"
 fig() { report_figure "$json" "filesystem=$1" "$2" "$3"; } # a missing number fails

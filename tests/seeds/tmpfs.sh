@@ -23,13 +23,7 @@ miniature scenarios/tmpfs-datadir.ini "$sc" 10 \
 grep -q '^filesystem *= *tmpfs' "$sc" && grep -q '^disk_cache *= *none, writeback' "$sc" ||
   fail "scenarios/tmpfs-datadir.ini no longer compares tmpfs with a disk under cache=none and writeback"
 
-expect_rc 0 "$VBED" run --id e2etmpfs -o "$VBED_TEST_TMP/res" "$sc"
-echo "$out"
-assert_nothing_left e2etmpfs
-r=$(latest_results "$VBED_TEST_TMP/res")
-expect_rc 0 "$VBED" report --format json --no-html "$r"
-json=$out
-echo "$json" | jq -e . >/dev/null || fail "the JSON report does not parse"
+run_json e2etmpfs "$sc"
 fig() { report_figure "$json" "$@"; } # a missing number fails
 table=""
 for cache in none writeback; do
