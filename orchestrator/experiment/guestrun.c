@@ -22,6 +22,7 @@
 #include "util/signals.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,7 @@ struct start_job {
     size_t i;
     const struct ready_state *ready;
     const char *mycnf;
-    volatile int done;
+    atomic_int done; /* set by its thread as it ends */
 };
 
 /* One guest from its disks to MariaDB ready: the guests of a run restore
@@ -151,7 +152,7 @@ static void *start_worker(void *arg)
         }
         *g->abort_all = 1; /* the other guests of the run need not finish booting */
     }
-    j->done = 1;
+    atomic_store(&j->done, 1);
     return NULL;
 }
 
@@ -183,7 +184,7 @@ static int start_guests(struct guest_run *gr)
     for (;;) {
         bool busy = false;
         for (size_t i = 0; i < started; i++)
-            busy |= !jobs[i].done;
+            busy |= !atomic_load(&jobs[i].done);
         if (!busy)
             break;
         progress_tick(gr->progress);

@@ -124,8 +124,8 @@ static void contention(struct prediction *out, const struct gap_arm *g, double f
 
 /* What the model leaves alone: a tuned arm may differ from G in its pool,
  * its disk's cache mode, I/O mode and format and its flush method; an arm
- * that also differs in one of these keys (a filesystem, tmpfs, a commit
- * setting, the workload) does other work than G's budget describes. */
+ * that also differs in one of the keys below (a filesystem, tmpfs, a
+ * commit setting, the workload) does other work than G's budget describes. */
 static const char *const uncovered_keys[] = {
     "workload", "tables", "table_size", "threads", "rand_type", "compression", "key_block_size",
     "filesystem", "layout", "data_disks", "doublewrite", "flush_log_at_trx_commit",

@@ -187,7 +187,6 @@ static int still_going(struct guest *g, double deadline, const char *limit_key, 
  * timeout_agent, it has stopped (killed, or the guest hangs), and waiting
  * for the phase's own time limit would only hide why. answered: the
  * caller's own command got an answer (else the agent is pinged). */
-
 static int agent_still_answers(struct guest *g, bool answered)
 {
     double t = monotime_s();
