@@ -107,6 +107,47 @@ static int random_uuid(char out[VIR_UUID_STRING_BUFLEN])
     return 0;
 }
 
+/* This machine's libvirtd restores a copy of the save image in its pool,
+ * renamed for g (removed once QEMU has read it). 0, or -1 after fail(). */
+static int restore_local(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
+                         const char *uuid, const char *xml)
+{
+    snprintf(g->state_copy, sizeof(g->state_copy), "%s/%s-state.save", storage_path(st), g->lay.name);
+    int rc = saveimage_copy_as(rs->state, g->state_copy, g->lay.name, uuid);
+    if (rc < 0)
+        rc = fail(g, "the saved guest could not be copied for it");
+    else if (virDomainRestoreFlags(hv_conn(hv), g->state_copy, xml, VIR_DOMAIN_SAVE_RUNNING) < 0)
+        rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
+    /* read whole by now: QEMU took its state */
+    unlink(g->state_copy);
+    g->state_copy[0] = '\0';
+    return rc;
+}
+
+/* A remote host's libvirtd restores a volume of its pool: this machine's
+ * save image, uploaded with its header renamed for g (the volume goes once
+ * QEMU has read it). 0, or -1 after fail(). */
+static int restore_remote(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
+                          const char *uuid, const char *xml)
+{
+    unsigned char *head = NULL;
+    size_t head_len = 0;
+    if (saveimage_renamed_head(rs->state, g->lay.name, uuid, &head, &head_len) < 0)
+        return fail(g, "the saved guest could not be renamed for it");
+    snprintf(g->state_vol, sizeof(g->state_vol), "%s-state.save", g->lay.name);
+    int rc = storage_upload_file_head(st, g->state_vol, rs->state, head, head_len);
+    free(head);
+    char path[PATH_MAX];
+    storage_vol_path(st, g->state_vol, path, sizeof(path));
+    if (rc < 0)
+        rc = fail(g, "the saved guest could not be uploaded to its host: %s", hv_last_error());
+    else if (virDomainRestoreFlags(hv_conn(hv), path, xml, VIR_DOMAIN_SAVE_RUNNING) < 0)
+        rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
+    storage_delete(st, g->state_vol);
+    g->state_vol[0] = '\0';
+    return rc;
+}
+
 int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
                   struct domain_spec *spec, const void *config, size_t config_len)
 {
@@ -135,16 +176,8 @@ int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const stru
         free(xml);
         return fail(g, "its domain XML could not be made");
     }
-    snprintf(g->state_copy, sizeof(g->state_copy), "%s/%s-state.save", storage_path(st), g->lay.name);
-    int rc = saveimage_copy_as(rs->state, g->state_copy, g->lay.name, uuid);
-    if (rc == 0 && virDomainRestoreFlags(hv_conn(hv), g->state_copy, xml, VIR_DOMAIN_SAVE_RUNNING) < 0) {
-        rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
-    } else if (rc < 0) {
-        rc = fail(g, "the saved guest could not be copied for it");
-    }
-    /* read whole by now: QEMU took its state */
-    unlink(g->state_copy);
-    g->state_copy[0] = '\0';
+    int rc = hv_get_info(hv)->remote ? restore_remote(g, hv, st, rs, uuid, xml)
+                                     : restore_local(g, hv, st, rs, uuid, xml);
     free(xml);
     if (rc == 0 && !(g->dom = hv_lookup(hv, g->lay.name)))
         rc = fail(g, "the restored domain is not there: %s", hv_last_error());
@@ -332,6 +365,8 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
     }
     if (g->state_copy[0])
         unlink(g->state_copy); /* restored no longer: it was being copied */
+    if (g->state_vol[0])
+        storage_delete(st, g->state_vol); /* or uploaded */
     if (keep) {
         log_info("kept the disks of %s in %s (--keep)", g->lay.name, storage_path(st));
         return;

@@ -54,9 +54,13 @@ static bool complete(struct ready_state *rs)
     struct stat st;
     if (stat(rs->state, &st) < 0 || !S_ISREG(st.st_mode) || access(rs->root, R_OK) != 0)
         return false;
-    json_object *m = json_object_from_file(meta), *k;
+    json_object *m = json_object_from_file(meta), *k, *b;
     bool ok = m && json_object_object_get_ex(m, "key", &k) && json_object_is_type(k, json_type_string) &&
               strcmp(json_object_get_string(k), rs->key) == 0;
+    /* its root overlay's backing image (made by an older vbed: unknown, "") */
+    rs->base[0] = '\0';
+    if (ok && json_object_object_get_ex(m, "base", &b) && json_object_is_type(b, json_type_string))
+        snprintf(rs->base, sizeof(rs->base), "%s", json_object_get_string(b));
     json_object_put(m);
     if (ok)
         rs->state_bytes = (long long)st.st_size;
@@ -137,7 +141,8 @@ static int build(struct hv *hv, const struct image_layout *im, const struct run_
 }
 
 static int write_meta(const struct ready_state *rs, const char *tmp, const struct image_info *img,
-                      const struct run_config *cfg, int virt_type, struct hv *hv)
+                      const struct image_layout *im, const struct run_config *cfg, int virt_type,
+                      struct hv *hv)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), tmp, "meta.json");
@@ -151,6 +156,7 @@ static int write_meta(const struct ready_state *rs, const char *tmp, const struc
     json_object_object_add(m, "qemu_version", json_object_new_int64((int64_t)in->hv_version));
     json_object_object_add(m, "libvirt_version", json_object_new_int64((int64_t)in->lib_version));
     json_object_object_add(m, "cmdline", json_object_new_string(rs->cmdline));
+    json_object_object_add(m, "base", json_object_new_string(im->base_path));
     json_object_object_add(m, "build_s", json_object_new_double(rs->build_s));
     int rc = json_object_to_file_ext(path, m, JSON_C_TO_STRING_PRETTY);
     json_object_put(m);
@@ -159,19 +165,44 @@ static int write_meta(const struct ready_state *rs, const char *tmp, const struc
     return rc;
 }
 
+/* A remote host restores what this machine saved, uploaded there: the
+ * state its key names (the same QEMU and libvirt versions, domain type,
+ * vCPUs, memory, image), whose root overlay's backing image has the same
+ * path in that host's pool (the image's id names its content, so the same
+ * path is the same image). It is never made for a remote host: its boot
+ * would be this machine's. 0, or -1 with why. */
+static int remote_use(struct hv *hv, const struct image_layout *im, const struct run_config *cfg,
+                      int virt_type, struct ready_state *rs, char *why, size_t whylen)
+{
+    const struct hv_info *in = hv_get_info(hv);
+    if (!complete(rs)) {
+        snprintf(why, whylen,
+                 "this machine has none saved for %lld vCPU%s, %lld MiB, %s, QEMU %lu and libvirt %lu "
+                 "(that host's); a run here with the same versions saves one",
+                 cfg->vcpus, cfg->vcpus == 1 ? "" : "s", cfg->memory >> 20,
+                 virt_type == VIRT_KVM ? "kvm" : "qemu", in->hv_version, in->lib_version);
+        return -1;
+    }
+    /* not recorded (an older vbed): tried -- a backing image QEMU cannot
+     * open there fails the restore before a domain exists, and it boots */
+    if (rs->base[0] && strcmp(rs->base, im->base_path) != 0) {
+        snprintf(why, whylen, "the saved guest in '%s' is backed by '%s', that host's image is '%s'",
+                 rs->dir, rs->base, im->base_path);
+        return -1;
+    }
+    return 0;
+}
+
 int readystate_get(struct hv *hv, const struct image_info *img, const struct image_layout *im,
                    const struct run_config *cfg, int virt_type, struct ready_state *rs, char *why,
                    size_t whylen)
 {
     memset(rs, 0, sizeof(*rs));
-    if (hv_get_info(hv)->remote) {
-        snprintf(why, whylen, "a saved guest is read by the hypervisor's own libvirtd: only this "
-                              "machine's");
-        return -1;
-    }
     snprintf(rs->cmdline, sizeof(rs->cmdline), "%s%s", img->cmdline, READYSTATE_HOLD);
     make_key(hv, img, cfg, virt_type, rs->cmdline, rs->key);
     fill_paths(rs, img);
+    if (hv_get_info(hv)->remote)
+        return remote_use(hv, im, cfg, virt_type, rs, why, whylen);
     if (complete(rs))
         return 0;
 
@@ -210,7 +241,7 @@ int readystate_get(struct hv *hv, const struct image_info *img, const struct ima
         rc = paths_mkdirs(tmp, 0755) < 0 ? -1 : build(hv, im, cfg, virt_type, rs, tmp, why, whylen);
         rs->build_s = monotime_s() - t0;
         if (rc == 0)
-            rc = write_meta(rs, tmp, img, cfg, virt_type, hv);
+            rc = write_meta(rs, tmp, img, im, cfg, virt_type, hv);
         if (rc == 0 && rename(tmp, rs->dir) < 0) {
             snprintf(why, whylen, "cannot rename '%s': %s", tmp, strerror(errno));
             rc = -1;

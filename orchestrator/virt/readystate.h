@@ -11,9 +11,12 @@
  * meta.json} -- root.qcow2 is the template's root overlay as it was when
  * saved (each restored guest gets a copy as its own root volume). Made when
  * a run first needs it (a boot, ~45 s under TCG), under a lock, so two
- * sessions never make one twice. The hypervisor must be this machine: the
- * save file is read by its libvirtd (a remote host boots cold, and the plan
- * says so). */
+ * sessions never make one twice. A remote host's guests restore a state
+ * this machine saved with that host's QEMU and libvirt versions (the key
+ * names them), uploaded into its pool, if that host's image has the path
+ * the saved root overlay is backed by; none is made for a remote host
+ * (its boot would be this machine's): its guests boot, and the run says
+ * why. */
 #ifndef VBED_READYSTATE_H
 #define VBED_READYSTATE_H
 
@@ -33,13 +36,15 @@ struct ready_state {
     char dir[PATH_MAX];    /* <cache>/images/<image id>/ready/<key> */
     char state[PATH_MAX];  /* its save image */
     char root[PATH_MAX];   /* its root overlay, as saved */
+    char base[PATH_MAX];   /* that overlay's backing image ("" if not recorded) */
     char cmdline[1100];    /* the kernel command line it booted with */
     long long state_bytes; /* the save image's size */
     double build_s;        /* seconds it took to make now; 0 if it was there */
 };
 
 /* The saved ready guest for guests of cfg (vcpus, memory) under virt_type
- * at hv (this machine's libvirt), made now if there is none. 0, or -1 with
+ * at hv, made now if there is none and hv is this machine's libvirt (a
+ * remote hv: found or not, see above). 0, or -1 with
  * the reason in why (reported when making it failed; the caller boots
  * cold). */
 int readystate_get(struct hv *hv, const struct image_info *img, const struct image_layout *im,

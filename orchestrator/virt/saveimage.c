@@ -125,27 +125,28 @@ static int copy_rest(int in, int out, off_t off, const char *src, const char *ds
     return 0;
 }
 
-int saveimage_copy_as(const char *src, const char *dst, const char *name, const char *uuid)
+int saveimage_renamed_head(const char *src, const char *name, const char *uuid, unsigned char **head,
+                           size_t *head_len)
 {
-    int rc = -1, in = -1, out = -1;
-    bool created = false;
-    unsigned char *head = NULL;
+    int rc = -1;
+    unsigned char *buf = NULL;
     char *xml = NULL, *cookie = NULL, *renamed = NULL, why[256];
     unsigned dlen;
-    in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (in < 0) {
         log_error("Cannot open the saved guest '%s': %s", src, strerror(errno));
-        goto cleanup;
+        return -1;
     }
     /* the header, then its XML area as long as the header says (within DATA_MAX) */
     unsigned char fixed[SAVEIMAGE_HEADER_SIZE];
     ssize_t got = pread(in, fixed, sizeof(fixed), 0);
     uint32_t area = got == (ssize_t)sizeof(fixed) ? le32(fixed + 20) : 0;
     size_t want = SAVEIMAGE_HEADER_SIZE + (area <= DATA_MAX ? area : 0);
-    head = xcalloc(want, 1);
+    buf = xcalloc(want, 1);
     if (got == (ssize_t)sizeof(fixed))
-        got = pread(in, head, want, 0);
-    if (got < 0 || saveimage_parse(head, (size_t)got, &xml, &cookie, &dlen, why, sizeof(why)) < 0) {
+        got = pread(in, buf, want, 0);
+    close(in);
+    if (got < 0 || saveimage_parse(buf, (size_t)got, &xml, &cookie, &dlen, why, sizeof(why)) < 0) {
         log_error("The saved guest '%s' cannot be used: %s.", src, got < 0 ? strerror(errno) : why);
         goto cleanup;
     }
@@ -157,19 +158,42 @@ int saveimage_copy_as(const char *src, const char *dst, const char *name, const 
         goto cleanup;
     }
     /* the new header: the XML, then the cookie right after it, zeros to the end */
-    unsigned char *data = head + SAVEIMAGE_HEADER_SIZE;
+    unsigned char *data = buf + SAVEIMAGE_HEADER_SIZE;
     memset(data, 0, dlen);
     memcpy(data, renamed, xl);
     if (cookie[0])
         memcpy(data + xl, cookie, cl);
-    put_le32(head + 32, cookie[0] ? (uint32_t)xl : 0);
+    put_le32(buf + 32, cookie[0] ? (uint32_t)xl : 0);
+    *head = buf, *head_len = SAVEIMAGE_HEADER_SIZE + dlen;
+    buf = NULL;
+    rc = 0;
+cleanup:
+    free(buf);
+    free(xml);
+    free(cookie);
+    free(renamed);
+    return rc;
+}
+
+int saveimage_copy_as(const char *src, const char *dst, const char *name, const char *uuid)
+{
+    unsigned char *head = NULL;
+    size_t hl = 0;
+    if (saveimage_renamed_head(src, name, uuid, &head, &hl) < 0)
+        return -1;
+    int rc = -1, out = -1;
+    bool created = false;
+    int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (in < 0) {
+        log_error("Cannot open the saved guest '%s': %s", src, strerror(errno));
+        goto cleanup;
+    }
     out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (out < 0) {
         log_error("Cannot create '%s': %s", dst, strerror(errno));
         goto cleanup;
     }
     created = true;
-    size_t hl = SAVEIMAGE_HEADER_SIZE + dlen;
     if (pwrite(out, head, hl, 0) != (ssize_t)hl) {
         log_error("Cannot write '%s': %s", dst, strerror(errno));
         goto cleanup;
@@ -191,8 +215,5 @@ cleanup:
     if (rc < 0 && created)
         unlink(dst);
     free(head);
-    free(xml);
-    free(cookie);
-    free(renamed);
     return rc;
 }

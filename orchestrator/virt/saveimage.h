@@ -32,6 +32,13 @@ int saveimage_parse(const unsigned char *buf, size_t len, char **xml, char **coo
 char *saveimage_rename_xml(const char *xml, const char *name, const char *uuid, char *why,
                            size_t whylen);
 
+/* The header of save image src (its first *head_len bytes, up to QEMU's
+ * stream) with its XML naming name and uuid instead: malloc'd into *head.
+ * 0, or -1 reported. What follows in src follows unchanged (a remote
+ * host's copy is uploaded as this head and then src from *head_len on). */
+int saveimage_renamed_head(const char *src, const char *name, const char *uuid, unsigned char **head,
+                           size_t *head_len);
+
 /* Copy the save image src to dst (a new file, mode 0600), its XML naming
  * name and uuid instead. 0, or -1 reported. */
 int saveimage_copy_as(const char *src, const char *dst, const char *name, const char *uuid);

@@ -26,6 +26,8 @@ struct storage {
 struct upload_src {
     int fd;
     struct storage *st;
+    const unsigned char *head; /* sent first, in place of the file's first head_len bytes */
+    size_t head_len, head_pos;
 };
 
 /* ---- XML (xmlout.h, like the domain XML) ---- */
@@ -246,6 +248,12 @@ static int send_fd(virStreamPtr s, char *buf, size_t n, void *opaque)
 {
     (void)s;
     struct upload_src *u = opaque;
+    if (u->head_pos < u->head_len) {
+        size_t k = u->head_len - u->head_pos < n ? u->head_len - u->head_pos : n;
+        memcpy(buf, u->head + u->head_pos, k);
+        u->head_pos += k;
+        return (int)k;
+    }
     ssize_t got = read(u->fd, buf, n);
     if (got > 0)
         __atomic_add_fetch(&u->st->uploaded, (long long)got, __ATOMIC_RELAXED);
@@ -315,22 +323,27 @@ int storage_upload_bytes(struct storage *st, const char *name, const void *data,
     return rc;
 }
 
-int storage_upload_file(struct storage *st, const char *name, const char *path)
+int storage_upload_file_head(struct storage *st, const char *name, const char *path,
+                             const void *head, size_t head_len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         log_error("Cannot read '%s': %s", path, strerror(errno));
         return -1;
     }
     off_t size = lseek(fd, 0, SEEK_END);
-    lseek(fd, 0, SEEK_SET);
+    if (size < (off_t)head_len || lseek(fd, (off_t)head_len, SEEK_SET) < 0) {
+        log_error("Cannot read '%s': %s", path, size < 0 ? strerror(errno) : "shorter than its new head");
+        close(fd);
+        return -1;
+    }
     storage_delete(st, name);
     struct vol_xml v = {.name = name, .format = "raw", .capacity = (unsigned long long)size,
                         .allocation = 0};
     virStorageVolPtr vol = create(st, &v, 0);
     int rc = -1;
     if (vol) {
-        struct upload_src u = {.fd = fd, .st = st};
+        struct upload_src u = {.fd = fd, .st = st, .head = head, .head_len = head_len};
         rc = upload(st, vol, (unsigned long long)size, send_fd, &u);
         virStorageVolFree(vol);
     }
@@ -338,6 +351,11 @@ int storage_upload_file(struct storage *st, const char *name, const char *path)
     if (rc < 0)
         storage_delete(st, name);
     return rc;
+}
+
+int storage_upload_file(struct storage *st, const char *name, const char *path)
+{
+    return storage_upload_file_head(st, name, path, NULL, 0);
 }
 
 int storage_download(struct storage *st, const char *name, const char *dest)
@@ -370,7 +388,7 @@ int storage_download(struct storage *st, const char *name, const char *dest)
 
 /* ---- image and guest volumes ---- */
 
-static void vol_path(struct storage *st, const char *name, char *buf, size_t len)
+void storage_vol_path(struct storage *st, const char *name, char *buf, size_t len)
 {
     virStorageVolPtr vol = virStorageVolLookupByName(st->pool, name);
     char *p = vol ? virStorageVolGetPath(vol) : NULL;
@@ -407,9 +425,9 @@ int storage_ensure_image(struct storage *st, const struct image_info *img, struc
         if (storage_upload_bytes(st, marker, img->hash, strlen(img->hash)) < 0)
             return -1;
     }
-    vol_path(st, im->base_vol, im->base_path, sizeof(im->base_path));
-    vol_path(st, im->kernel_vol, im->kernel_path, sizeof(im->kernel_path));
-    vol_path(st, im->initrd_vol, im->initrd_path, sizeof(im->initrd_path));
+    storage_vol_path(st, im->base_vol, im->base_path, sizeof(im->base_path));
+    storage_vol_path(st, im->kernel_vol, im->kernel_path, sizeof(im->kernel_path));
+    storage_vol_path(st, im->initrd_vol, im->initrd_path, sizeof(im->initrd_path));
     return 0;
 }
 

@@ -41,6 +41,13 @@ int storage_upload_bytes(struct storage *st, const char *name, const void *data,
 /* A volume holding the bytes of the local file path (its format "raw" to
  * libvirt, whatever the bytes are: a qcow2 file stays one). */
 int storage_upload_file(struct storage *st, const char *name, const char *path);
+/* The same, with head (head_len bytes) sent in place of the file's first
+ * head_len bytes (a save image renamed for a remote host's guest). */
+int storage_upload_file_head(struct storage *st, const char *name, const char *path,
+                             const void *head, size_t head_len);
+/* Where volume name is on its host (libvirt's path; the pool's path joined
+ * with the name if libvirt does not know it). */
+void storage_vol_path(struct storage *st, const char *name, char *buf, size_t len);
 /* Copy a volume's content into a local file. */
 int storage_download(struct storage *st, const char *name, const char *dest);
 /* Delete a volume; a missing one is not an error. */

@@ -2,7 +2,8 @@
 # libvirtd (qemu:///system) and a second "host" (tests/remote-host.sh: its
 # own libvirtd, sshd and filesystem view, reached only as qemu+ssh://) --
 # with a guest arm on each and a host arm on the second. Checks: the image
-# reached the second host through libvirt; guests ran on both; every sample
+# reached the second host through libvirt; its guest was restored from the
+# ready guest this machine saved, uploaded there; guests ran on both; every sample
 # names its host; the remote host's page-cache residency and /proc/meminfo
 # figures came from the remote namespace (its /proc/meminfo says Cached:
 # 777777 kB, and its data disks exist only there); the host arm's mariadbd
@@ -107,6 +108,11 @@ jq -e --arg l "$label" '[.hosts[] | select(.host == $l)] | length == 1' "$r/meta
 jq -e --arg l "$label" '[.runs[] | select(.arm == "there") | .guest_hosts[0] == $l] | all' "$r/meta.json" >/dev/null ||
   fail "meta.json: the run of [there] does not name its host"
 
+# the second host's guest was restored from the state this machine saved
+# (the same QEMU and libvirt: the same key), uploaded there and gone again
+jq -e '[.runs[] | select(.arm == "there") | .guest_start[] | .start == "restored" and .restore_s > 0] | length == 1 and all' \
+  "$r/meta.json" >/dev/null || fail "the second host's guest was not restored: $(jq -c '[.runs[] | {arm, guest_start}]' "$r/meta.json")"
+! remote sh -c 'ls /var/lib/vbed/pool' | grep -q 'state\.save$' || fail "a save image was left in the second host's pool"
 # guests ran on both hosts, and every sample names its host
 for arm_host in "here qemu:///system" "there $label"; do
   set -- $arm_host

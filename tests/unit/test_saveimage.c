@@ -87,6 +87,49 @@ static void renamed_copy(void **state)
     rmdir(dir);
 }
 
+/* a remote host's copy: the renamed head, then the source from its end on
+ * (what storage_upload_file_head sends) -- the local copy byte for byte */
+static void renamed_head(void **state)
+{
+    (void)state;
+    static unsigned char img[16384], out[16384];
+    size_t n = make_image(img, sizeof(img), "LibvirtQemudSave", 2, 0, 4096, xml, true);
+    char dir[] = "/tmp/vbed-saveimage-XXXXXX", src[64], dst[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(src, sizeof(src), "%s/a.save", dir);
+    snprintf(dst, sizeof(dst), "%s/b.save", dir);
+    write_file(src, img, n);
+    const char *name = "vbed-e2etest-001-there-1", *uuid = "f3cb64b5-ee23-4695-a1d4-3483d9b8e325";
+    unsigned char *head = NULL;
+    size_t hl = 0;
+    assert_int_equal(saveimage_renamed_head(src, name, uuid, &head, &hl), 0);
+    assert_int_equal(hl, SAVEIMAGE_HEADER_SIZE + 4096);
+    assert_int_equal(saveimage_copy_as(src, dst, name, uuid), 0);
+    FILE *f = fopen(dst, "rb");
+    assert_non_null(f);
+    size_t got = fread(out, 1, sizeof(out), f);
+    fclose(f);
+    assert_int_equal(got, n);
+    assert_memory_equal(out, head, hl);
+    assert_memory_equal(out + hl, img + hl, n - hl);
+    char *x, *c, why[256];
+    unsigned dlen;
+    assert_int_equal(saveimage_parse(head, hl, &x, &c, &dlen, why, sizeof(why)), 0);
+    assert_non_null(strstr(x, "<name>vbed-e2etest-001-there-1</name>"));
+    free(x);
+    free(c);
+    free(head);
+    /* a name that would not fit: no head */
+    n = make_image(img, sizeof(img), "LibvirtQemudSave", 2, 0, (uint32_t)sizeof(xml) + 40, xml, true);
+    write_file(src, img, n);
+    head = NULL;
+    assert_int_equal(saveimage_renamed_head(src, "vbed-e2etest-001-a-much-longer-arm-name-1", uuid, &head, &hl), -1);
+    assert_null(head);
+    unlink(src);
+    unlink(dst);
+    rmdir(dir);
+}
+
 static void refused(void **state)
 {
     (void)state;
@@ -135,6 +178,7 @@ static void refused(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(renamed_copy), cmocka_unit_test(refused)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(renamed_copy),
+        cmocka_unit_test(renamed_head), cmocka_unit_test(refused)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
