@@ -50,22 +50,38 @@ static void write_file(const char *path, const unsigned char *b, size_t n)
     fclose(f);
 }
 
+/* a valid image (4096 bytes of XML area) in a new directory dir (a
+ * mkdtemp template): src its path, dst a path beside it; its size */
+static size_t image_in_dir(unsigned char *img, size_t cap, char *dir, char src[64], char dst[64])
+{
+    size_t n = make_image(img, cap, "LibvirtQemudSave", 2, 0, 4096, xml, true);
+    assert_non_null(mkdtemp(dir));
+    snprintf(src, 64, "%s/a.save", dir);
+    snprintf(dst, 64, "%s/b.save", dir);
+    write_file(src, img, n);
+    return n;
+}
+
+/* saveimage_copy_as(src -> dst), asserted; dst's bytes into out, how many */
+static size_t copy_and_read(const char *src, const char *dst, const char *name, const char *uuid,
+                            unsigned char *out, size_t cap)
+{
+    assert_int_equal(saveimage_copy_as(src, dst, name, uuid), 0);
+    FILE *f = fopen(dst, "rb");
+    assert_non_null(f);
+    size_t got = fread(out, 1, cap, f);
+    fclose(f);
+    return got;
+}
+
 static void renamed_copy(void **state)
 {
     (void)state;
     static unsigned char img[16384], out[16384];
-    size_t n = make_image(img, sizeof(img), "LibvirtQemudSave", 2, 0, 4096, xml, true);
     char dir[] = "/tmp/vbed-saveimage-XXXXXX", src[64], dst[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(src, sizeof(src), "%s/a.save", dir);
-    snprintf(dst, sizeof(dst), "%s/b.save", dir);
-    write_file(src, img, n);
+    size_t n = image_in_dir(img, sizeof(img), dir, src, dst);
     const char *name = "vbed-e2etest-001-a-much-longer-arm-name-1", *uuid = "f3cb64b5-ee23-4695-a1d4-3483d9b8e325";
-    assert_int_equal(saveimage_copy_as(src, dst, name, uuid), 0);
-    FILE *f = fopen(dst, "rb");
-    assert_non_null(f);
-    size_t got = fread(out, 1, sizeof(out), f);
-    fclose(f);
+    size_t got = copy_and_read(src, dst, name, uuid, out, sizeof(out));
     assert_int_equal(got, n);
     char *x, *c, why[256];
     unsigned dlen;
@@ -93,22 +109,14 @@ static void renamed_head(void **state)
 {
     (void)state;
     static unsigned char img[16384], out[16384];
-    size_t n = make_image(img, sizeof(img), "LibvirtQemudSave", 2, 0, 4096, xml, true);
     char dir[] = "/tmp/vbed-saveimage-XXXXXX", src[64], dst[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(src, sizeof(src), "%s/a.save", dir);
-    snprintf(dst, sizeof(dst), "%s/b.save", dir);
-    write_file(src, img, n);
+    size_t n = image_in_dir(img, sizeof(img), dir, src, dst);
     const char *name = "vbed-e2etest-001-there-1", *uuid = "f3cb64b5-ee23-4695-a1d4-3483d9b8e325";
     unsigned char *head = NULL;
     size_t hl = 0;
     assert_int_equal(saveimage_renamed_head(src, name, uuid, &head, &hl), 0);
     assert_int_equal(hl, SAVEIMAGE_HEADER_SIZE + 4096);
-    assert_int_equal(saveimage_copy_as(src, dst, name, uuid), 0);
-    FILE *f = fopen(dst, "rb");
-    assert_non_null(f);
-    size_t got = fread(out, 1, sizeof(out), f);
-    fclose(f);
+    size_t got = copy_and_read(src, dst, name, uuid, out, sizeof(out));
     assert_int_equal(got, n);
     assert_memory_equal(out, head, hl);
     assert_memory_equal(out + hl, img + hl, n - hl);
