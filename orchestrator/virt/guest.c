@@ -107,20 +107,27 @@ static int random_uuid(char out[VIR_UUID_STRING_BUFLEN])
     return 0;
 }
 
+/* The save image's copy for g, a file in its host's pool: "<name>-state.save" */
+static void state_copy_name(const struct guest *g, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-state.save", g->lay.name);
+}
+
 /* This machine's libvirtd restores a copy of the save image in its pool,
  * renamed for g (removed once QEMU has read it). 0, or -1 after fail(). */
 static int restore_local(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
                          const char *uuid, const char *xml)
 {
-    snprintf(g->state_copy, sizeof(g->state_copy), "%s/%s-state.save", storage_path(st), g->lay.name);
-    int rc = saveimage_copy_as(rs->state, g->state_copy, g->lay.name, uuid);
+    char name[LAYOUT_NAME_MAX + 16], copy[PATH_MAX];
+    state_copy_name(g, name, sizeof(name));
+    path_join(copy, sizeof(copy), storage_path(st), name);
+    int rc = saveimage_copy_as(rs->state, copy, g->lay.name, uuid);
     if (rc < 0)
         rc = fail(g, "the saved guest could not be copied for it");
-    else if (virDomainRestoreFlags(hv_conn(hv), g->state_copy, xml, VIR_DOMAIN_SAVE_RUNNING) < 0)
+    else if (virDomainRestoreFlags(hv_conn(hv), copy, xml, VIR_DOMAIN_SAVE_RUNNING) < 0)
         rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
     /* read whole by now: QEMU took its state */
-    unlink(g->state_copy);
-    g->state_copy[0] = '\0';
+    unlink(copy);
     return rc;
 }
 
@@ -134,17 +141,18 @@ static int restore_remote(struct guest *g, struct hv *hv, struct storage *st, co
     size_t head_len = 0;
     if (saveimage_renamed_head(rs->state, g->lay.name, uuid, &head, &head_len) < 0)
         return fail(g, "the saved guest could not be renamed for it");
-    snprintf(g->state_vol, sizeof(g->state_vol), "%s-state.save", g->lay.name);
-    int rc = storage_upload_file_head(st, g->state_vol, rs->state, head, head_len);
+    char name[LAYOUT_NAME_MAX + 16], path[PATH_MAX];
+    state_copy_name(g, name, sizeof(name));
+    int rc = storage_upload_file_head(st, name, rs->state, head, head_len);
     free(head);
-    char path[PATH_MAX];
-    storage_vol_path(st, g->state_vol, path, sizeof(path));
-    if (rc < 0)
+    if (rc < 0) {
         rc = fail(g, "the saved guest could not be uploaded to its host: %s", hv_last_error());
-    else if (virDomainRestoreFlags(hv_conn(hv), path, xml, VIR_DOMAIN_SAVE_RUNNING) < 0)
-        rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
-    storage_delete(st, g->state_vol);
-    g->state_vol[0] = '\0';
+    } else {
+        storage_vol_path(st, name, path, sizeof(path));
+        if (virDomainRestoreFlags(hv_conn(hv), path, xml, VIR_DOMAIN_SAVE_RUNNING) < 0)
+            rc = fail(g, "libvirt did not restore the saved guest: %s", hv_last_error());
+    }
+    storage_delete(st, name);
     return rc;
 }
 
@@ -363,10 +371,6 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
         path_join(path, sizeof(path), dir, "console.log");
         storage_download(st, g->lay.console_vol, path);
     }
-    if (g->state_copy[0])
-        unlink(g->state_copy); /* restored no longer: it was being copied */
-    if (g->state_vol[0])
-        storage_delete(st, g->state_vol); /* or uploaded */
     if (keep) {
         log_info("kept the disks of %s in %s (--keep)", g->lay.name, storage_path(st));
         return;

@@ -36,8 +36,6 @@ struct guest {
     bool made_disks;
     bool restored;               /* restored from a saved ready guest (readystate.h), not booted */
     double t_restore;            /* seconds its restore took (copy, restore, disks plugged) */
-    char state_copy[PATH_MAX];   /* the save image copied for it while it is restored */
-    char state_vol[LAYOUT_NAME_MAX + 16]; /* or uploaded into a remote host's pool */
     double t_start;              /* domain started (monotonic seconds) */
     double t_agent, t_setup, t_ready; /* seconds after t_start */
     double md_resync_s;          /* the md array's initial resync, as vbed-setup timed it; -1: none */
