@@ -2,6 +2,7 @@
 #include "image/postmortem.h"
 
 #include "image/inspect.h"
+#include "scenario/mycnf.h"
 #include "util/log.h"
 #include "util/paths.h"
 
@@ -28,9 +29,9 @@ int postmortem_guest(const char *root_overlay, const char *dir, bool kvm_works)
         log_info("the guest wrote no journal before it failed");
     else if (inspect_journal_text(in, "/var/log/journal", path) < 0)
         goto cleanup;
-    if (inspect_is_file(in, "/var/log/mysql/error.log") == 1) {
+    if (inspect_is_file(in, MYCNF_GUEST_ERROR_LOG) == 1) {
         path_join(path, sizeof(path), dir, "mysqld.err");
-        inspect_copy_file(in, "/var/log/mysql/error.log", path);
+        inspect_copy_file(in, MYCNF_GUEST_ERROR_LOG, path);
     }
     rc = 0;
 cleanup:

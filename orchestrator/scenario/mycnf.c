@@ -56,7 +56,7 @@ char *mycnf_render(const struct run_config *c)
                  "innodb_compression_algorithm = %s\n"
                  "max_connections = %lld\n"
                  "skip_name_resolve = ON\n"
-                 "log_error = /var/log/mysql/error.log\n"
+                 "log_error = " MYCNF_GUEST_ERROR_LOG "\n"
                  "%s%s",
                  bp, key_choice("flush_method", c->flush_method), log,
                  run_config_flush_log_at_trx_commit(c), c->doublewrite ? "ON" : "OFF", algo,

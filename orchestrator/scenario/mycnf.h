@@ -9,6 +9,9 @@
 
 #include "scenario/keys.h"
 
+/* Where a guest's server writes its error log (my.cnf's log_error) */
+#define MYCNF_GUEST_ERROR_LOG "/var/log/mysql/error.log"
+
 /* malloc'd text */
 char *mycnf_render(const struct run_config *cfg);
 

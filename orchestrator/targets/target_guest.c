@@ -5,6 +5,7 @@
 
 #include "image/archive.h"
 #include "scenario/keys.h"
+#include "scenario/mycnf.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/textfile.h"
@@ -27,7 +28,7 @@ static long long program_pid(const struct target *t) { return t->agent_pid; }
 static int wait_for(struct target *t, long timeout, long first_ms, int *exitcode)
 {
     struct agent_result r = {0};
-    if (agent_exec_wait(t->dom, t->agent_pid, timeout, first_ms, 1000, &r) < 0)
+    if (agent_exec_wait(t->dom, t->agent_pid, timeout, first_ms, 250, &r) < 0)
         return -1;
     /* stdout, then stderr: one raw log as a terminal would show it */
     int rc = textfile_write(t->out_path, r.out, r.out_len);
@@ -146,7 +147,7 @@ void target_open_guest(struct target *t, int n, virDomainPtr dom, struct hostsid
     t->sql = sql_open_agent(dom);
     snprintf(t->lua, sizeof(t->lua), "/usr/local/share/vbed/vbed_oltp.lua");
     snprintf(t->socket, sizeof(t->socket), "/run/mysqld/mysqld.sock");
-    snprintf(t->errlog, sizeof(t->errlog), "/var/log/mysql/error.log");
+    snprintf(t->errlog, sizeof(t->errlog), "%s", MYCNF_GUEST_ERROR_LOG);
     snprintf(t->io_dir, sizeof(t->io_dir), "%s", IO_GUEST_DIR);
     snprintf(t->data_path, sizeof(t->data_path), "%s", data_file ? data_file : "");
     t->hs = hs;
