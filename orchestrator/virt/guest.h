@@ -58,9 +58,9 @@ int guest_start(struct guest *g, struct hv *hv, const char *xml);
 /* Instead of guest_make_disks + guest_start: restore g from the saved ready
  * guest rs -- its root volume a copy of the saved one, its data and
  * configuration disks made as guest_make_disks does and plugged in after the
- * restore (spec: the run's domain, plugged_later is set here), its clock
- * set; vbed-setup then goes on as in a booted guest. 0, or -1 with
- * g->error set. */
+ * restore (spec: the run's domain, plugged_later is set here);
+ * vbed-setup then goes on as in a booted guest, and guest_wait_ready sets
+ * its clock once its agent answers. 0, or -1 with g->error set. */
 int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
                   struct domain_spec *spec, const void *config, size_t config_len);
 /* Wait through boot, setup and db; 0 when ready, -1 with g->error set. */
