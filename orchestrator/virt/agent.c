@@ -266,7 +266,7 @@ int agent_exec(virDomainPtr dom, const char *const argv[], const char *const env
     long long pid;
     if (agent_exec_start(dom, argv, env, &pid) < 0)
         return -1;
-    return agent_exec_wait(dom, pid, timeout, 50, 250, res);
+    return agent_exec_wait(dom, pid, timeout, 50, 100, res);
 }
 
 /* guest-file-open path in mode; the handle, or -1 (reported unless quiet). */
