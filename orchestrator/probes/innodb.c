@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/time.h>
 
 static const struct {
@@ -28,24 +27,37 @@ static const struct {
     {"Innodb_row_lock_time", "innodb_row_lock_time_ms", "ms"},
 };
 
-static void status_layer(struct sql *sql, struct layer_snapshot *s)
+#define N_STATUS (sizeof(innodb_status) / sizeof(innodb_status[0]))
+
+/* the status variables' names, NULL-terminated */
+static void status_names(const char *names[N_STATUS + 1])
 {
-    struct sql_result r = {0};
-    char q[512] = "SHOW GLOBAL STATUS WHERE Variable_name IN (";
-    for (size_t i = 0; i < sizeof(innodb_status) / sizeof(innodb_status[0]); i++) {
-        strcat(q, i ? ", '" : "'");
-        strcat(q, innodb_status[i].status);
-        strcat(q, "'");
+    for (size_t i = 0; i < N_STATUS; i++)
+        names[i] = innodb_status[i].status;
+    names[N_STATUS] = NULL;
+}
+
+/* the innodb layer from the rows innodb_counters read */
+static void status_layer(const struct sql_result *r, struct layer_snapshot *s)
+{
+    for (size_t i = 0; i < N_STATUS; i++) {
+        double v = sql_status(r, innodb_status[i].status);
+        if (!isnan(v))
+            layers_set(s, "innodb", innodb_status[i].name, innodb_status[i].unit, false, v);
     }
-    strcat(q, ")");
-    if (sql_query(sql, q, &r) < 0)
-        return;
-    for (size_t i = 0; i < sizeof(innodb_status) / sizeof(innodb_status[0]); i++)
-        for (size_t row = 0; row < r.rows; row++)
-            if (strcasecmp(sql_cell(&r, row, 0), innodb_status[i].status) == 0)
-                layers_set(s, "innodb", innodb_status[i].name, innodb_status[i].unit, false,
-                           sql_number(&r, row, 1));
+}
+
+/* the counters and the layer in one query (one program in a guest) */
+static int read_all(struct probe_target *pt, struct innodb_counters *c, struct layer_snapshot *layer)
+{
+    const char *names[N_STATUS + 1];
+    status_names(names);
+    struct sql_result r = {0};
+    if (innodb_counters(pt->t->sql, names, c, &r) < 0)
+        return -1;
+    status_layer(&r, layer);
     sql_result_free(&r);
+    return 0;
 }
 
 struct state {
@@ -60,9 +72,8 @@ static int before(struct probe_target *pt, void **state)
         return 0;
     struct state *st = xcalloc(1, sizeof(*st));
     *state = st;
-    if (innodb_counters(pt->t->sql, &st->before) < 0)
+    if (read_all(pt, &st->before, &st->layers.before) < 0)
         return probe_fail(pt, "cannot read InnoDB's counters in %s", pt->t->name);
-    status_layer(pt->t->sql, &st->layers.before);
     return 0;
 }
 
@@ -71,11 +82,10 @@ static int after(struct probe_target *pt, void *state)
     struct state *st = state;
     if (!st)
         return 0;
-    status_layer(pt->t->sql, &st->layers.after);
     struct timeval tv;
     gettimeofday(&tv, NULL);
     st->after_ts = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-    if (innodb_counters(pt->t->sql, &st->after) < 0)
+    if (read_all(pt, &st->after, &st->layers.after) < 0)
         return probe_fail(pt, "cannot read InnoDB's counters in %s", pt->t->name);
     return 0;
 }

@@ -4,39 +4,70 @@
 #include "util/log.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-int innodb_counters(struct sql *s, struct innodb_counters *out)
+static const char *const counter_status[] = {
+    "Innodb_buffer_pool_read_requests", "Innodb_buffer_pool_reads", "Innodb_page_compression_saved",
+    "Innodb_num_pages_page_compressed", "Innodb_num_pages_page_decompressed", NULL};
+/* INNODB_CMP's columns, summed over its page sizes: rows "INNODB_CMP.<column>" */
+static const char *const cmp_sums[] = {"compress_ops", "compress_ops_ok", "compress_time",
+                                       "uncompress_ops", "uncompress_time", NULL};
+
+/* The one query: name and value rows of the status variables (ours, then
+ * more's) and of INNODB_CMP's sums. The names are vbed's own (no quote). */
+static char *counters_query(const char *const more[])
+{
+    char *q = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&q, &len);
+    if (!f)
+        abort();
+    fputs("SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+          "WHERE VARIABLE_NAME IN (",
+          f);
+    for (size_t i = 0; counter_status[i]; i++)
+        fprintf(f, "%s'%s'", i ? ", " : "", counter_status[i]);
+    for (size_t i = 0; more && more[i]; i++)
+        fprintf(f, ", '%s'", more[i]);
+    fputs(")", f);
+    for (size_t i = 0; cmp_sums[i]; i++)
+        fprintf(f, " UNION ALL SELECT 'INNODB_CMP.%s', SUM(%s) FROM information_schema.INNODB_CMP",
+                cmp_sums[i], cmp_sums[i]);
+    if (fclose(f) != 0)
+        abort();
+    return q;
+}
+
+int innodb_counters(struct sql *s, const char *const more[], struct innodb_counters *out,
+                        struct sql_result *rows)
 {
     memset(out, 0, sizeof(*out));
-    struct sql_result st = {0}, cmp = {0};
-    int rc = -1;
-    if (sql_query(s,
-                  "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_read_requests', "
-                  "'Innodb_buffer_pool_reads', 'Innodb_page_compression_saved', "
-                  "'Innodb_num_pages_page_compressed', 'Innodb_num_pages_page_decompressed')",
-                  &st) < 0)
-        goto cleanup;
-    out->bp_read_requests = sql_status(&st, "Innodb_buffer_pool_read_requests");
-    out->bp_reads = sql_status(&st, "Innodb_buffer_pool_reads");
-    out->page_compression_saved = sql_status(&st, "Innodb_page_compression_saved");
-    out->pages_page_compressed = sql_status(&st, "Innodb_num_pages_page_compressed");
-    out->pages_page_decompressed = sql_status(&st, "Innodb_num_pages_page_decompressed");
-    if (sql_query(s,
-                  "SELECT SUM(compress_ops), SUM(compress_ops_ok), SUM(compress_time), "
-                  "SUM(uncompress_ops), SUM(uncompress_time) FROM information_schema.INNODB_CMP",
-                  &cmp) < 0)
-        goto cleanup;
-    out->cmp_compress_ops = sql_number(&cmp, 0, 0);
-    out->cmp_compress_ops_ok = sql_number(&cmp, 0, 1);
-    out->cmp_compress_time = sql_number(&cmp, 0, 2);
-    out->cmp_uncompress_ops = sql_number(&cmp, 0, 3);
-    out->cmp_uncompress_time = sql_number(&cmp, 0, 4);
-    rc = 0;
-cleanup:
-    sql_result_free(&st);
-    sql_result_free(&cmp);
-    return rc;
+    struct sql_result r = {0};
+    char *q = counters_query(more);
+    int rc = sql_query(s, q, &r);
+    free(q);
+    if (rc < 0) {
+        sql_result_free(&r);
+        return -1;
+    }
+    out->bp_read_requests = sql_status(&r, "Innodb_buffer_pool_read_requests");
+    out->bp_reads = sql_status(&r, "Innodb_buffer_pool_reads");
+    out->page_compression_saved = sql_status(&r, "Innodb_page_compression_saved");
+    out->pages_page_compressed = sql_status(&r, "Innodb_num_pages_page_compressed");
+    out->pages_page_decompressed = sql_status(&r, "Innodb_num_pages_page_decompressed");
+    double *cmp[] = {&out->cmp_compress_ops, &out->cmp_compress_ops_ok, &out->cmp_compress_time,
+                     &out->cmp_uncompress_ops, &out->cmp_uncompress_time};
+    for (size_t i = 0; cmp_sums[i]; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "INNODB_CMP.%s", cmp_sums[i]);
+        *cmp[i] = sql_status(&r, name);
+    }
+    if (rows)
+        *rows = r;
+    else
+        sql_result_free(&r);
+    return 0;
 }
 
 void innodb_counters_delta(const struct innodb_counters *b, const struct innodb_counters *a,

@@ -32,7 +32,13 @@ struct innodb_compression {
     bool provider_lz4;       /* plugin ACTIVE */
 };
 
-int innodb_counters(struct sql *s, struct innodb_counters *out);
+/* The counters, NAN where the server has no such status variable, and the
+ * status variables more[] (NULL-terminated, vbed's own names; NULL: none)
+ * read in the same query -- one program in a guest: its rows (name, value)
+ * into *rows (NULL: not wanted), freed by the caller (sql_status reads
+ * them). */
+int innodb_counters(struct sql *s, const char *const more[], struct innodb_counters *out,
+                        struct sql_result *rows);
 /* after - before, field by field */
 void innodb_counters_delta(const struct innodb_counters *before, const struct innodb_counters *after,
                            struct innodb_counters *delta);
