@@ -179,22 +179,24 @@ static void delayacct_restore(struct state *st)
  * thread is created meanwhile. */
 static bool thread_cache_off(struct state *st)
 {
+    /* one session, one program in a guest: the size it had, then off */
+    static const char *const stmts[] = {"SELECT @@thread_cache_size",
+                                        "SET GLOBAL thread_cache_size = 0", "FLUSH THREADS", NULL};
     struct sql_result r = {0};
     double v = -1;
-    if (sql_query(st->t->sql, "SELECT @@thread_cache_size", &r) == 0 && r.rows == 1)
+    bool ok = sql_run(st->t->sql, stmts, &r) == 0;
+    if (ok && r.rows == 1)
         v = sql_number(&r, 0, 0);
     sql_result_free(&r);
-    if (!(v >= 0 && v <= 16384))
+    if (!ok)
         return false;
-    if (sql_query(st->t->sql, "SET GLOBAL thread_cache_size = 0", &r) < 0) {
-        sql_result_free(&r);
+    if (!(v >= 0 && v <= 16384)) {
+        log_warn("%s: thread_cache_size did not read as a size: it stays 0 after the phase",
+                 st->t->name);
         return false;
     }
-    sql_result_free(&r);
     st->cache_old = (long long)v;
-    bool ok = sql_query(st->t->sql, "FLUSH THREADS", &r) == 0;
-    sql_result_free(&r);
-    return ok;
+    return true;
 }
 
 static void thread_cache_restore(struct state *st)
