@@ -192,6 +192,8 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "read_latency_ms", jms(p.lat_a));
     json_object_object_add(o, "misses_per_tx", jnum(p.misses_a));
     json_object_object_add(o, "untuned_misses_per_tx", jnum(p.misses_g));
+    json_object_object_add(o, "own_misses_per_tx", jnum(p.own_a));
+    json_object_object_add(o, "untuned_own_misses_per_tx", jnum(p.own_g));
     json_object_object_add(o, "untuned_miss_cost_ms", jms(p.miss_cost));
     json_object_object_add(o, "untuned_direct_read_extra_ms", jms(p.read_extra));
     json_object_object_add(o, "path_miss_cost_ms", jms(p.path_cost));

@@ -398,19 +398,20 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                                      "%s%s: predicted %.2f TPS per guest from %s's budget.",
                                      used ? "\n" : "", name, p.predicted, from);
         else {
-            char saved[360];
+            char saved[420];
             if (isfinite(p.path_cost))
                 snprintf(saved, sizeof(saved),
-                         "%.2f buffer-pool misses per transaction, %s's %.2f, each costing %.2f ms "
-                         "there and %.2f ms on its path: a read through %s's virtual disk costs "
-                         "%.3f ms more than from its page cache",
-                         p.misses_a, from, p.misses_g, 1000 * p.miss_cost, 1000 * p.path_cost, from,
-                         1000 * p.read_extra);
+                         "%.2f buffer-pool misses per transaction, %s's %.2f, of them the chain's "
+                         "own %.2f and %.2f, each costing %.2f ms there and %.2f ms on its path: a "
+                         "read through %s's virtual disk costs %.3f ms more than from its page "
+                         "cache",
+                         p.misses_a, from, p.misses_g, p.own_a, p.own_g, 1000 * p.miss_cost,
+                         1000 * p.path_cost, from, 1000 * p.read_extra);
             else if (isfinite(p.miss_cost))
                 snprintf(saved, sizeof(saved),
-                         "%.2f buffer-pool misses per transaction, %s's %.2f, each costing %.2f ms "
-                         "there",
-                         p.misses_a, from, p.misses_g, 1000 * p.miss_cost);
+                         "%.2f buffer-pool misses per transaction, %s's %.2f, of them the chain's "
+                         "own %.2f and %.2f, each costing %.2f ms there",
+                         p.misses_a, from, p.misses_g, p.own_a, p.own_g, 1000 * p.miss_cost);
             else
                 snprintf(saved, sizeof(saved),
                          "decompression %.2f ms per transaction, %s's %.2f; no miss cost measured",
@@ -459,16 +460,16 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
             if (isfinite(p.implied_miss_cost) && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
-                    " Its measured TPS%s%s%s says each of the %.2f misses per transaction it "
-                    "saved was worth %.2f ms, against the probe's %.2f ms.",
+                    " Its measured TPS%s%s%s says each of the %.2f misses of the chain's own "
+                    "per transaction it saved was worth %.2f ms, against the probe's %.2f ms.",
                     isfinite(p.error_at_speed) ? " (at " : "", isfinite(p.error_at_speed) ? from : "",
-                    isfinite(p.error_at_speed) ? "'s speed)" : "", p.misses_g - p.misses_a,
+                    isfinite(p.error_at_speed) ? "'s speed)" : "", p.own_g - p.own_a,
                     1000 * p.implied_miss_cost, 1000 * p.miss_cost);
             /* known only where the implied cost is (predict.h) */
             if (isfinite(p.saved_cpu) && isfinite(p.saved_contention) && used + 1 < len) {
                 used += (size_t)snprintf(
                     buf + used, len - used,
-                    " Against %s's budget, per miss saved, its CPU fell by %.2f ms and its CPU "
+                    " Against %s's budget, per such miss saved, its CPU fell by %.2f ms and its CPU "
                     "contention by %.2f ms (as measured, each at its own speed)",
                     from, 1000 * p.saved_cpu, 1000 * p.saved_contention);
                 if (isfinite(p.saved_contention_model) && used + 1 < len)

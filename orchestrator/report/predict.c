@@ -88,7 +88,7 @@ static void implied(struct prediction *out, const struct gap_arm *g, const struc
                     double R_g, double k)
 {
     double w_g = g->w;
-    double saved = out->misses_g - out->misses_a;
+    double saved = out->own_g - out->own_a;
     if (!isfinite(out->miss_cost) || !(saved >= 1) || !(out->measured > 0))
         return;
     double w = k / out->measured, f = stretch(out);
@@ -159,7 +159,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
     out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
     out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
-    out->background_g = out->client_g = NAN;
+    out->background_g = out->client_g = out->own_g = out->own_a = NAN;
     out->from = r->first_guest_arm;
     const struct report_cell *cells = r->variants[v].cells;
     const struct report_cell *ca = &cells[arm];
@@ -243,7 +243,10 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     double saved;
     if (isfinite(out->miss_cost) && isfinite(out->misses_g)) {
         out->misses_a = out->misses_g * ma / mg;
-        saved = (out->misses_g - out->misses_a) * fmax(0, out->miss_cost - out->lat_g);
+        /* the chain pays only its own misses (predict.h) */
+        out->own_g = fmin(out->reads_g, out->misses_g);
+        out->own_a = out->own_g * ma / mg;
+        saved = (out->own_g - out->own_a) * fmax(0, out->miss_cost - out->lat_g);
         out->decomp_a = NAN;
         /* O_DIRECT: every miss (a background read-ahead's too: one vCPU)
          * goes through the virtual disk, which the read probe priced in G;
@@ -257,7 +260,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         if (!isfinite(out->decomp_g))
             return no(out, "neither the untuned guest's miss cost (the probe) nor its "
                            "decompression time (INNODB_CMP) is known");
-        out->miss_cost = out->misses_a = NAN;
+        out->miss_cost = out->misses_a = out->own_g = out->own_a = NAN;
         out->decomp_a = out->decomp_g * ma / mg;
         saved = out->decomp_g - out->decomp_a;
     }

@@ -22,13 +22,22 @@
  *            virtual disk's own (G's guest block latency - QEMU's)
  *   m_G      G's buffer-pool misses per transaction (InnoDB data reads,
  *            every thread's); m_A = m_G x miss(pool_A) / miss(pool_G)
+ *   f_G      of them the chain's own: min(r_G, m_G), the data-file reads its
+ *            connection thread waited for; f_A = f_G x miss(pool_A) /
+ *            miss(pool_G). The others are read by other threads (the I/O
+ *            threads' read-ahead, purge): they reach the chain only through
+ *            the vCPU they take, which the contention term below moves with
+ *            the misses (B_G). Pricing them at c_G too counted them twice:
+ *            over 12 recorded quickstart runs here the prediction of
+ *            tuned_memory was 14 % high in the median, its mean |error| 30 %;
+ *            with the chain's own, 5 % low and 19 %.
  *   c_G      what a miss adds to a statement in G, measured after its
  *            measure phase (workloads/misscost.h: cold lookups against hot
  *            ones): the read, the decompression of a compressed page, the
  *            LRU's free frame, the guest kernel's path
- *   w_A      w_G - R_G + r_A x l_A - (m_G - m_A) x max(0, c_G - l_G)
- *            (the misses saved cost what they cost in G beyond their wait,
- *            which the reads' terms move; commit, locks and the rest as
+ *   w_A      w_G - R_G + r_A x l_A - (f_G - f_A) x max(0, c_G - l_G)
+ *            (the chain's misses saved cost what they cost in G beyond their
+ *            wait, which the reads' terms move; commit, locks and the rest as
  *            G's). Results without the probe fall back to the misses'
  *            decompressions alone: D_A = D_G x miss(pool_A) / miss(pool_G)
  *            (D_G: G's INNODB_CMP uncompress time, its CPU share) in place
@@ -40,7 +49,7 @@
  *            waits beyond it only for the device, l_A = the host device's
  *            read latency under cache=none, else 0 (the host page cache's
  *            copy is in x):
- *              w_A = w_G - R_G + r_A x l_A - (m_G - m_A) x max(0, c_G - l_G)
+ *              w_A = w_G - R_G + r_A x l_A - (f_G - f_A) x max(0, c_G - l_G)
  *                    + m_A x x
  *            (a miss on A's path costs c_A = c_G - l_G + x + l_A)
  *   q_A      A's CPU contention: in G the chain waits in its vCPU's run
@@ -76,14 +85,15 @@
  * thread's on-CPU + run-queue time + client) / w_G, the prediction at A's
  * speed is k / (w_A x (1 + s x (u_A / u_G - 1))) -- shown, not judged.
  *
- * Where A misses fewer pages than G (m_G - m_A >= 1), the report also
- * solves the formula for what a miss saved was worth, from A's measured
- * time per transaction w'_A = k / measured (divided by 1 + s x (u_A / u_G
- * - 1) where the speeds are known): c' = l_G + (w_G - R_G + r_A x l_A +
- * m_A x x - (q_G - q_A) - w'_A) / (m_G - m_A) (m_A x x only on an O_DIRECT
+ * Where the chain misses fewer pages in A than in G (f_G - f_A >= 1), the
+ * report also solves the formula for what one of its misses saved was
+ * worth, from A's measured time per transaction w'_A = k / measured
+ * (divided by 1 + s x (u_A / u_G - 1) where the speeds are known): c' = l_G
+ * + (w_G - R_G + r_A x l_A + m_A x x - (q_G - q_A) - w'_A) / (f_G - f_A)
+ * (m_A x x only on an O_DIRECT
  * path priced by the read probe), beside the probe's c_G: where they part,
  * the model's price of a miss is what missed. And from A's measured budget
- * against G's, per miss saved, how much of that its CPU, its CPU
+ * against G's, per such miss saved, how much of that its CPU, its CPU
  * contention (beside the model's q_G - q_A) and its guest's other tasks'
  * CPU gave back. */
 #ifndef VBED_PREDICT_H
@@ -111,6 +121,7 @@ struct prediction {
     double lat_g, lat_a;      /* seconds per read */
     const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
     double misses_g, misses_a;  /* buffer-pool misses per transaction (all threads) */
+    double own_g, own_a;        /* of them the chain's own (f_G, f_A); NAN without the probe */
     double miss_cost;           /* G's seconds per miss (the probe); NAN: not measured */
     double read_extra;          /* G's direct read - cached read (readcost.h), s; NAN */
     double path_cost;           /* a miss on A's O_DIRECT path, s; NAN: not used */
@@ -140,13 +151,14 @@ struct prediction {
                                  where both arms have it), else the host's */
     double cpu_share;         /* (on-CPU + run queue + client) / w, G's */
     double predicted_at_speed, error_at_speed;
-    /* what the measured TPS says a miss saved was worth: the formula of w_A
-     * solved for c_G with A's measured time per transaction (k / measured,
-     * brought to G's speed where both are known), when A misses at least
-     * one fewer page per transaction than G; NAN otherwise */
+    /* what the measured TPS says one of the chain's misses saved was
+     * worth: the formula of w_A solved for c_G with A's measured time per
+     * transaction (k / measured, brought to G's speed where both are known),
+     * when the chain misses at least one fewer page per transaction in A
+     * than in G; NAN otherwise */
     double implied_miss_cost;
     /* G's CPU and CPU contention per transaction less A's measured ones,
-     * per miss saved (where implied_miss_cost is known; NAN otherwise);
+     * per miss of the chain's saved (where implied_miss_cost is known; NAN otherwise);
      * the model's contention saved per miss saved beside it */
     double saved_cpu, saved_contention, saved_contention_model;
     /* and the CPU of the guest's other threads (gap.h's guest_other) */

@@ -213,8 +213,14 @@ jq -se 'map(select(.metric | startswith("miss_probe_"))) | group_by([.labels.arm
   | map(select(.extra < 20 or (.slower | not)))
   | if length == 0 then true else error("miss probes against their pools: \(.)") end' "$s" >/dev/null ||
   fail "a miss-cost probe does not fit its pool (none or no cost where the data exceeds it)"
-echo "$out" | grep -E "^  tuned_memory: predicted .* guest's [0-9.]+, each costing [0-9.]+ ms there( and [0-9.]+ ms on its path: [^)]*)?\)" ||
+echo "$out" | grep -E "^  tuned_memory: predicted .* guest's [0-9.]+, of them the chain's own [0-9.]+ and [0-9.]+, each costing [0-9.]+ ms there( and [0-9.]+ ms on its path: [^)]*)?\)" ||
   fail "tuned_memory's prediction does not price the misses with the probe"
+# the chain's own misses (its foreground reads) are some of the guest's
+# misses, more than none: the misses the prediction prices at the probe's cost
+jq -e '[.variants[0].arms[] | select(.name == "tuned_memory")][0].prediction
+  | .untuned_own_misses_per_tx > 0 and .untuned_own_misses_per_tx <= .untuned_misses_per_tx
+    and .own_misses_per_tx < .untuned_own_misses_per_tx' <("$VBED" report --format json "$r") >/dev/null ||
+  fail "report JSON: tuned_memory's prediction has no own misses of the chain, or more than its misses"
 # the read probe (workloads/readcost.h) ran in the four guests that miss;
 # in the untuned guest, whose page cache holds the table, a read through
 # the virtual disk costs more than one from the page cache; and the

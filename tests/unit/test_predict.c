@@ -337,39 +337,47 @@ static void predicted_from_the_miss_cost(void **state)
     predict_arm(r, 0, 3, &p);
     assert_true(p.valid);
     assert_near(p.misses_a, 0, 0);
-    assert_near(p.w_a, 0.035, 1e-12);
-    assert_near(p.predicted, 1 / 0.035, 1e-9);
+    /* the chain's own misses are its 10 foreground reads of the 15: the
+     * other 5 (read by other threads) save the chain nothing at the probe's
+     * price -- priced there too, w would be 35 ms */
+    assert_near(p.own_g, 10, 1e-9);
+    assert_near(p.own_a, 0, 0);
+    assert_near(p.w_a, 0.050, 1e-12);
+    assert_near(p.predicted, 1 / 0.050, 1e-9);
     assert_false(p.agrees);
-    /* measured 10 TPS, w' = 100 ms: 2 + (100 - 20 + 0 - 100) / 15 ms a miss */
-    assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - 0.100) / 15, 1e-12);
+    /* measured 10 TPS, w' = 100 ms: 2 + (100 - 20 + 0 - 100) / 10 ms one of
+     * the chain's misses */
+    assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - 0.100) / 10, 1e-12);
     /* and where its budget gave it back, per miss saved: guest's on-CPU
      * 14 s of 200 transactions' chain, 70 ms a transaction, its vCPU
      * preempted a tenth of it: CPU 63 ms, contention 7 ms; tuned_memory's
      * 18 s (it waits for no read), never preempted: 90 ms and 0 */
-    assert_near(p.saved_cpu, (0.063 - 0.090) / 15, 1e-12);
-    assert_near(p.saved_contention, 0.007 / 15, 1e-12);
+    assert_near(p.saved_cpu, (0.063 - 0.090) / 10, 1e-12);
+    assert_near(p.saved_contention, 0.007 / 10, 1e-12);
     /* the guests' other threads: guest's CPU 0.9 x 100 ms in a transaction
      * less its chain's 70 ms on-CPU and 5 ms of sysbench: 15 ms;
      * tuned_memory's 100 - 90 - 5 = 5 ms */
     assert_near(r->variants[0].cells[1].layers.guest_other, 0.015, 1e-12);
     assert_near(r->variants[0].cells[3].layers.guest_other, 0.005, 1e-12);
     assert_true(isnan(r->variants[0].cells[0].layers.guest_other)); /* the host arm has none */
-    assert_near(p.saved_other, 0.010 / 15, 1e-12);
+    assert_near(p.saved_other, 0.010 / 10, 1e-12);
     char text[4096];
     report_prediction_text(r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "probe's 5.00 ms. Against guest's budget, per miss saved, its CPU "
-                                 "fell by -1.80 ms and its CPU contention by 0.47 ms"));
-    assert_non_null(strstr(text, "contention by 0.47 ms (as measured, each at its own speed), the "
+    assert_non_null(strstr(text, "probe's 5.00 ms. Against guest's budget, per such miss saved, its "
+                                 "CPU fell by -2.70 ms and its CPU contention by 0.70 ms"));
+    assert_non_null(strstr(text, "contention by 0.70 ms (as measured, each at its own speed), the "
                                  "model's by none (held at guest's); the CPU of the guest's other "
-                                 "tasks (its busy CPU less the chain's) fell by 0.67 ms.\n"));
-    assert_non_null(strstr(text, "tuned_memory: predicted 28.57 TPS per guest from guest's budget "
+                                 "tasks (its busy CPU less the chain's) fell by 1.00 ms.\n"));
+    assert_non_null(strstr(text, "tuned_memory: predicted 20.00 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction at 6.000 ms, through the "
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
-                                 "each costing 5.00 ms there), measured 10.00: -185.7 %"));
+                                 "of them the chain's own 0.00 and 10.00, each costing 5.00 ms "
+                                 "there), measured 10.00: -100.0 %"));
     assert_non_null(strstr(text, "(tolerance 15 %). Its CPU contention held at guest's (guest's "
-                                 "CPU by task is not known). Its measured TPS says each of the 15.00 "
-                                 "misses per transaction it saved was worth 0.67 ms, against the "
-                                 "probe's 5.00 ms."));
+                                 "CPU by task is not known). Its measured TPS says each of the 10.00 "
+                                 "misses of the chain's own per transaction it saved was worth "));
+    /* 2 + (100 - 20 - 100) / 10 = 0 ms, printed 0.00 or -0.00 */
+    assert_non_null(strstr(text, "0.00 ms, against the probe's 5.00 ms."));
     assert_non_null(strstr(text, "\nWhat a buffer-pool miss adds to a statement, measured after "
                                  "each measure phase (lookups on pages outside the pool against "
                                  "the same lookups again; n/a: the pool holds the table): host "
@@ -392,13 +400,14 @@ static void predicted_from_the_read_probe(void **state)
     assert_near(p.predicted, 1 / 0.145, 1e-9);
     predict_arm(r, 0, 3, &p);
     assert_true(p.valid);
-    assert_near(p.w_a, 0.035, 1e-12);
+    assert_near(p.w_a, 0.050, 1e-12);
     char text[4096];
     report_prediction_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "tuned: predicted 6.90 TPS per guest from guest's budget (10.00 "
                                  "foreground reads per transaction at 5.000 ms, through the device; "
-                                 "15.00 buffer-pool misses per transaction, guest's 15.00, each "
-                                 "costing 5.00 ms there and 9.00 ms on its path: a read through "
+                                 "15.00 buffer-pool misses per transaction, guest's 15.00, of them "
+                                 "the chain's own 10.00 and 10.00, each costing 5.00 ms there and "
+                                 "9.00 ms on its path: a read through "
                                  "guest's virtual disk costs 1.000 ms more than from its page "
                                  "cache), measured 7.00: +1.5 %"));
     unbuild(&b);
@@ -432,11 +441,11 @@ static void contention_from_the_guests_tasks(void **state)
     assert_near(p.others_a, 0.007, 1e-12);
     double q = 0.007 * 12 / 22;
     assert_near(p.contention_a, q, 1e-12);
-    assert_near(p.w_a, 0.035 - (0.007 - q), 1e-12);
-    assert_near(p.predicted, 1 / (0.035 - (0.007 - q)), 1e-9);
-    assert_near(p.saved_contention_model, (0.007 - q) / 15, 1e-12);
+    assert_near(p.w_a, 0.050 - (0.007 - q), 1e-12);
+    assert_near(p.predicted, 1 / (0.050 - (0.007 - q)), 1e-9);
+    assert_near(p.saved_contention_model, (0.007 - q) / 10, 1e-12);
     /* the implied miss cost gives the contention term its due */
-    assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - (0.007 - q) - 0.100) / 15, 1e-12);
+    assert_near(p.implied_miss_cost, 0.002 + (0.100 - 0.020 - (0.007 - q) - 0.100) / 10, 1e-12);
     predict_arm(r, 0, 2, &p);
     assert_true(p.contention_scaled);
     assert_near(p.contention_a, 0.007, 1e-12);
@@ -448,7 +457,7 @@ static void contention_from_the_guests_tasks(void **state)
                                  "per transaction in guest, of it 10.00 InnoDB's background, which "
                                  "goes with the misses: 7.00 predicted) or its client (5.00 ms) "
                                  "run."));
-    assert_non_null(strstr(text, "the model's by 0.21 ms; the CPU of the guest's other tasks"));
+    assert_non_null(strstr(text, "the model's by 0.32 ms; the CPU of the guest's other tasks"));
     /* the table of the guest's CPU by task: the guest arm only */
     struct report_table *t = report_tasks_table(r, 0);
     assert_int_equal(t->nrows, 1);
@@ -470,7 +479,7 @@ static void contention_from_the_guests_tasks(void **state)
     predict_arm(r, 0, 3, &p);
     assert_true(p.valid && !p.contention_scaled);
     assert_near(p.contention_a, 0.007, 1e-12);
-    assert_near(p.w_a, 0.035, 1e-12);
+    assert_near(p.w_a, 0.050, 1e-12);
     t = report_tasks_table(r, 0);
     assert_int_equal(t->nrows, 0);
     report_table_free(t);
@@ -485,8 +494,9 @@ static void contention_from_the_guests_tasks(void **state)
  * run's speed stretches guest's CPU-bound share (CPU 70 ms + client 10 ms
  * of w_G = 100 ms) by 12 / 10: w = 140 x (1 + 0.8 x 0.2) = 162.4 ms. The
  * verdict stays the prediction's own. tuned_memory's measured 100 ms at
- * guest's speed is 100 / 1.16 ms, and the miss it saved was worth 2 + (80 -
- * 100 / 1.16) / 15 ms. Without the samples: nothing of it. */
+ * guest's speed is 100 / 1.08 ms, and the miss it saved was worth 2 + (80 -
+ * 100 / 1.08) / 10 ms (10 misses of the chain's own). Without the samples:
+ * nothing of it. */
 static void machine_speed(void **state)
 {
     (void)state;
@@ -524,14 +534,14 @@ static void machine_speed(void **state)
     assert_true(p.speed_of_guests);
     assert_near(p.unit_a_ms, 550, 1e-9);
     assert_near(p.unit_g_ms, 500, 1e-9);
-    assert_near(p.predicted_at_speed, 1 / (0.035 * 1.08), 1e-9);
-    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100 / 1.08) / 15, 1e-12);
+    assert_near(p.predicted_at_speed, 1 / (0.050 * 1.08), 1e-9);
+    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100 / 1.08) / 10, 1e-12);
     char text[4096];
     report_prediction_text(b.r, 0, text, sizeof(text));
     assert_non_null(strstr(text, " Its guests took 550 ms of their CPU for the speed job (gzip in "
                                  "each guest after its measure phase), guest's 500 ms (+10 %): at "
                                  "that speed, with guest's CPU-bound share of 80 %, the prediction "
-                                 "is 26.46 (-164.6 %; not in the verdict)."));
+                                 "is 18.52 (-85.2 %; not in the verdict)."));
     assert_non_null(strstr(text, "This machine's CPU took 12.00 ms for the speed probe's job while "
                                  "it measured, 10.00 ms while guest did (+20 %): at that speed, "
                                  "with guest's CPU-bound share of 80 %, the prediction is 6.16 "
@@ -545,8 +555,8 @@ static void machine_speed(void **state)
         assert_int_not_equal(b.r->notes[i].kind, NOTE_SPEED);
     predict_arm(b.r, 0, 2, &p);
     assert_true(isnan(p.predicted_at_speed));
-    predict_arm(b.r, 0, 3, &p); /* not brought to guest's speed: 2 + (80 - 100) / 15 ms */
-    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100) / 15, 1e-12);
+    predict_arm(b.r, 0, 3, &p); /* not brought to guest's speed: 2 + (80 - 100) / 10 ms */
+    assert_near(p.implied_miss_cost, 0.002 + (0.080 - 0.100) / 10, 1e-12);
     report_prediction_text(b.r, 0, text, sizeof(text));
     assert_null(strstr(text, "speed probe"));
     unbuild(&b);
