@@ -283,13 +283,23 @@ static double read_resync(struct guest *g)
     return v;
 }
 
+/* The server's error log as it is now (at most ERRLOG_LOOK_MAX bytes):
+ * true and *text (free it) when the agent read it; quietly false when it
+ * does not exist yet */
+static bool errlog_read(struct guest *g, char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    return agent_read_file(g->dom, MYCNF_GUEST_ERROR_LOG, ERRLOG_LOOK_MAX, text, len, true) == 0;
+}
+
 /* The length of the server's error log now (0: none yet): what wait_db
  * looks past, so that a log the image or an earlier start left says nothing */
 static size_t errlog_len(struct guest *g)
 {
-    char *text = NULL;
-    size_t len = 0;
-    if (agent_read_file(g->dom, MYCNF_GUEST_ERROR_LOG, ERRLOG_LOOK_MAX, &text, &len, true) < 0)
+    char *text;
+    size_t len;
+    if (!errlog_read(g, &text, &len))
         len = 0;
     free(text);
     return len;
@@ -301,9 +311,9 @@ static size_t errlog_len(struct guest *g)
 static bool errlog_says_ready(struct guest *g, size_t from, bool *read)
 {
     static const char ready[] = "ready for connections";
-    char *text = NULL;
-    size_t len = 0;
-    *read = agent_read_file(g->dom, MYCNF_GUEST_ERROR_LOG, ERRLOG_LOOK_MAX, &text, &len, true) == 0;
+    char *text;
+    size_t len;
+    *read = errlog_read(g, &text, &len);
     bool says = *read && len > from && memmem(text + from, len - from, ready, sizeof(ready) - 1);
     free(text);
     return says;
