@@ -3,6 +3,7 @@
 
 #include "util/log.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,40 @@ static int check_algorithm(struct sql *s, const struct run_config *cfg, struct i
     return 0;
 }
 
+/* A size in bytes from the server (a guest's reply is hostile: "nan" or
+ * 1e300 must not reach a cast); -1 when it is none. */
+static long long bytes_cell(const struct sql_result *r, size_t row, size_t col)
+{
+    double v = sql_number(r, row, col);
+    return isfinite(v) && v >= 0 && v < 0x1p62 ? (long long)v : -1;
+}
+
+/* sbtest1's allocated bytes against `logical` recorded elsewhere */
+static int measure_allocated(struct sql *s, long long logical, struct innodb_compression *out)
+{
+    static const char *const stmts[] = {
+        "FLUSH TABLES sbtest.sbtest1 FOR EXPORT",
+        "SELECT NAME, ALLOCATED_SIZE FROM information_schema.INNODB_SYS_TABLESPACES "
+        "WHERE NAME = 'sbtest/sbtest1'",
+        "UNLOCK TABLES",
+        NULL,
+    };
+    struct sql_result r = {0};
+    if (sql_run(s, stmts, &r) < 0)
+        return -1;
+    if (r.rows != 1) {
+        log_error("Cannot read the tablespace size of sbtest1.");
+        sql_result_free(&r);
+        return -1;
+    }
+    out->allocated = bytes_cell(&r, 0, 1);
+    out->logical = logical;
+    out->logical_recorded = true;
+    out->ratio = out->allocated > 0 ? (double)out->logical / (double)out->allocated : 0;
+    sql_result_free(&r);
+    return 0;
+}
+
 /* The same rows as sbtest1 in an uncompressed copy: allocated bytes of both. */
 static int measure_ratio(struct sql *s, struct innodb_compression *out)
 {
@@ -158,20 +193,23 @@ static int measure_ratio(struct sql *s, struct innodb_compression *out)
         sql_result_free(&r);
         return -1;
     }
-    out->allocated = (long long)sql_number(&r, 0, 1); /* sbtest/sbtest1 sorts first */
-    out->logical = (long long)sql_number(&r, 1, 1);
+    out->allocated = bytes_cell(&r, 0, 1); /* sbtest/sbtest1 sorts first */
+    out->logical = bytes_cell(&r, 1, 1);
     out->ratio = out->allocated > 0 ? (double)out->logical / (double)out->allocated : 0;
     sql_result_free(&r);
     return 0;
 }
 
-int innodb_check_compression(struct sql *s, const struct run_config *cfg,
+int innodb_check_compression(struct sql *s, const struct run_config *cfg, long long logical,
                              struct innodb_compression *out)
 {
     memset(out, 0, sizeof(*out));
     if (check_formats(s, cfg, out) < 0 || check_algorithm(s, cfg, out) < 0 ||
-        measure_ratio(s, out) < 0)
+        (logical > 0 ? measure_allocated(s, logical, out) : measure_ratio(s, out)) < 0)
         return -1;
+    if (!out->problem[0] && (out->allocated <= 0 || out->logical <= 0))
+        snprintf(out->problem, sizeof(out->problem),
+                 "the server gave no size for sbtest1 or its uncompressed copy");
     /* sysbench's rows compress about 2:1; 5% is no compression at all */
     if (!out->problem[0] && out->ratio < 1.05)
         snprintf(out->problem, sizeof(out->problem),

@@ -26,6 +26,8 @@
 
 /* where the exporting guest puts the files while its tables are locked */
 #define EXPORT_DIR "/var/tmp/vbed-export"
+/* meta.json's field for prepared_server.uncompressed */
+#define UNCOMPRESSED "sbtest1_uncompressed_bytes"
 
 void prepared_key(const struct run_config *cfg, const char *version, const char *page_size,
                   char key[65])
@@ -121,6 +123,10 @@ int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_
         return 1;
     }
     double load_s = json_object_object_get_ex(m, "load_s", &v) ? json_object_get_double(v) : 0;
+    ps->uncompressed = 0;
+    if (json_object_object_get_ex(m, UNCOMPRESSED, &v) && json_object_is_type(v, json_type_int) &&
+        json_object_get_int64(v) > 0)
+        ps->uncompressed = json_object_get_int64(v);
     json_object_put(m);
     if (j->cfg->prepare == PREPARE_AUTO && !(load_s >= PREPARED_PAYS_S)) {
         snprintf(why, whylen, "they loaded in %.1f s, a copy pays from %.0f s (prepare = auto)", load_s,
@@ -309,6 +315,8 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     json_object_object_add(o, "load_s", json_object_new_double(load_s));
     json_object_object_add(o, "made", json_object_new_string(when));
     json_object_object_add(o, "from", json_object_new_string(from));
+    if (f->uncompressed > 0)
+        json_object_object_add(o, UNCOMPRESSED, json_object_new_int64(f->uncompressed));
     path_join(path, sizeof(path), tmp, "meta.json");
     int rc = textfile_write_text(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
     json_object_put(o);
@@ -387,4 +395,25 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
     else
         log_info("%s: a copy of its tables kept for the next guest: %.1f MB in %.1f s (key %.12s)",
                  t->name, bytes / 1e6, monotime_s() - t0, ps->key);
+}
+
+void prepared_note_uncompressed(struct wl_job *j, const struct prepared_server *ps, long long bytes)
+{
+    char dir[PATH_MAX], meta[PATH_MAX], tmp[PATH_MAX], name[64];
+    if (!ps->key[0] || bytes <= 0 || ps->uncompressed > 0)
+        return;
+    entry_dir(j->t, ps->key, dir, sizeof(dir));
+    path_join(meta, sizeof(meta), dir, "meta.json");
+    snprintf(name, sizeof(name), ".meta-%ld.json", (long)getpid());
+    path_join(tmp, sizeof(tmp), dir, name);
+    json_object *m = json_object_from_file(meta);
+    if (!m || !json_object_is_type(m, json_type_object)) {
+        json_object_put(m);
+        return;
+    }
+    json_object_object_add(m, UNCOMPRESSED, json_object_new_int64(bytes));
+    if (textfile_write_text(tmp, json_object_to_json_string_ext(m, JSON_C_TO_STRING_PRETTY)) < 0 ||
+        rename(tmp, meta) < 0)
+        unlink(tmp);
+    json_object_put(m);
 }

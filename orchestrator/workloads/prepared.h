@@ -47,6 +47,11 @@ struct prepared_server {
     char page_size[16];
     char datadir[512]; /* with its trailing '/' */
     char key[65];
+    /* the bytes sbtest1's rows took in an uncompressed table where the copy
+     * was made (innodb.h's compression check; meta.json's
+     * sbtest1_uncompressed_bytes): a copy's check needs no table copy of its
+     * own. 0: not known (a copy without it, or none found) */
+    long long uncompressed;
 };
 
 /* Is there a copy for j's target? 0: yes (ps says which); 1: no (why
@@ -67,5 +72,11 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
  * took less than PREPARED_PAYS_S). A copy that cannot be made is a
  * warning: the run goes on. */
 void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s);
+
+/* The copy ps names, made before vbed recorded sbtest1_uncompressed_bytes,
+ * gains it (`bytes`, measured in j's target after the copy): the next
+ * guest's check makes no table copy. A meta.json that cannot be rewritten
+ * is left as it was. */
+void prepared_note_uncompressed(struct wl_job *j, const struct prepared_server *ps, long long bytes);
 
 #endif

@@ -253,24 +253,33 @@ static int prepare(struct wl_job *j)
         return 0;
     }
 
+    /* copied tables are the prepared copy's files: their uncompressed
+     * size as measured where they were loaded (no table copy here) */
     struct innodb_compression c;
-    if (innodb_check_compression(j->t->sql, j->cfg, &c) < 0)
+    if (innodb_check_compression(j->t->sql, j->cfg, copied ? ps.uncompressed : 0, &c) < 0)
         return wl_fail(j, "cannot check the compression of the tables in %s", j->t->name);
     const char *src = j->t->out_path;
     struct samples *s = j->samples;
     samples_add(s, "table_bytes_allocated", (double)c.allocated, "bytes", j->t->guest, src, 0, NULL);
-    samples_add(s, "table_bytes_logical", (double)c.logical, "bytes", j->t->guest, src, 0, NULL);
+    json_object *whence = json_object_new_object();
+    json_object_object_add(whence, "measured",
+                           json_object_new_string(c.logical_recorded ? "prepared copy" : "here"));
+    samples_add(s, "table_bytes_logical", (double)c.logical, "bytes", j->t->guest, src, 0, whence);
     samples_add(s, "compression_ratio", c.ratio, "ratio", j->t->guest, src, 0, NULL);
     if (j->cfg->compression == COMP_PAGE_LZ4)
         samples_add(s, "provider_lz4_loaded", c.provider_lz4, "bool", j->t->guest, src, 0, NULL);
     if (!c.took_effect)
         return wl_fail(j, "compression %s did not take effect in %s: %s",
                        key_choice("compression", j->cfg->compression), j->t->name, c.problem);
-    log_info("%s: compression %s took effect: ratio %.2f (%lld bytes on disk for %lld uncompressed)",
+    log_info("%s: compression %s took effect: ratio %.2f (%lld bytes on disk for %lld uncompressed%s)",
              j->t->name, key_choice("compression", j->cfg->compression), c.ratio, c.allocated,
-             c.logical);
-    if (!copied)
+             c.logical, c.logical_recorded ? ", as measured where the tables were prepared" : "");
+    if (!copied) {
+        ps.uncompressed = c.logical;
         prepared_save(j, &ps, took);
+    } else if (!c.logical_recorded) {
+        prepared_note_uncompressed(j, &ps, c.logical);
+    }
     return 0;
 }
 
