@@ -79,6 +79,14 @@ static struct json_object *jcell(const struct report_cell *c)
     json_object_object_add(o, "pin", jstr(c->pin));
     json_object_object_add(o, "host_speed_unit_ms", jnum(c->speed_unit_ms));
     json_object_object_add(o, "guest_speed_unit_ms", jnum(c->guest_speed_unit_ms));
+    json_object *ps = NULL;
+    if (c->ps_on_off.n) {
+        ps = json_object_new_object();
+        json_object_object_add(ps, "mean", jnum(c->ps_on_off.mean));
+        json_object_object_add(ps, "ci95_half", jnum(c->ps_on_off.ci95_half));
+        json_object_object_add(ps, "pairs", json_object_new_int64((int64_t)c->ps_on_off.n));
+    }
+    json_object_object_add(o, "ps_instruments_on_off", ps);
     json_object_object_add(o, "cpu_speed_index", jnum(c->speed_index));
     json_object_object_add(o, "compression_ratio", jnum(c->compression_ratio));
     json_object_object_add(o, "bp_hit_ratio", jnum(c->bp_hit_ratio));

@@ -498,6 +498,38 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                  used ? "\n" : "", costs);
 }
 
+void report_pscost_text(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        const struct stats_summary *p = &r->variants[variant].cells[a].ps_on_off;
+        if (!p->n)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used,
+                                 "%s%s %.3f +- %.3f (%zu pair%s: %s)", used ? "; " : "",
+                                 r->rd->arms[a].name, p->mean, p->ci95_half, p->n,
+                                 p->n == 1 ? "" : "s",
+                                 p->n < 2 ? "no interval"
+                                 : p->mean + p->ci95_half < 1 ? "a cost"
+                                 : p->mean - p->ci95_half > 1 ? "faster with them on"
+                                                              : "no cost resolved");
+    }
+    if (!used)
+        return;
+    char head[] = "performance_schema's instruments (those the time budget reads), switched off "
+                  "and on again in the running server in alternating slices (ps_cost), TPS with "
+                  "them on / off, mean +- 95 % CI over the pairs (a pair's figure: the mean over "
+                  "the targets that switched together): ";
+    size_t hl = strlen(head);
+    if (used + hl + 2 < len) {
+        memmove(buf + hl, buf, used + 1);
+        memcpy(buf, head, hl);
+        used += hl;
+        snprintf(buf + used, len - used, ".");
+    }
+}
+
 /* Each arm's budget: whether it closes, one sentence per arm. */
 void report_budget_text(const struct report *r, size_t variant, char *buf, size_t len)
 {
@@ -645,6 +677,10 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         t = report_figures_table(r, v);
         report_table_print(t, f, out, md ? "" : "  ");
         report_table_free(t);
+        char ps[2048];
+        report_pscost_text(r, v, ps, sizeof(ps));
+        if (*ps)
+            fprintf(out, "\n%s%s\n", md ? "" : "  ", ps);
         if (r->has_layers)
             print_gap_text(r, v, f, out);
     }

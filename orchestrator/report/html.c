@@ -284,6 +284,13 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
         t = report_figures_table(r, v);
         html_table(out, t);
         report_table_free(t);
+        char ps[2048];
+        report_pscost_text(r, v, ps, sizeof(ps));
+        if (*ps) {
+            fputs("<p>", out);
+            html_text(out, ps);
+            fputs("</p>\n", out);
+        }
         if (r->has_layers)
             rc |= gap_section(out, r, v, plots, dir);
     }

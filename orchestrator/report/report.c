@@ -225,6 +225,13 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
         warm[k] = NAN;
     int fits = -1;
     const char *basis = "";
+    /* ps_on_off_ratio: one figure per run and pair, the mean over the
+     * run's targets (they switched at the same moment: one pair of theirs
+     * is not independent of another's) */
+    double *ps = xcalloc(rd->n_samples + 1, sizeof(double));
+    int *ps_n = xcalloc(rd->n_samples + 1, sizeof(int)), *ps_seq = xcalloc(rd->n_samples + 1, sizeof(int)),
+        *ps_pair = xcalloc(rd->n_samples + 1, sizeof(int));
+    size_t n_ps = 0;
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
         if (strcmp(s->arm, c->arm->name) != 0 || !results_sample_in_variant(s, variant) ||
@@ -270,6 +277,17 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
             acc_add(&gspd, s->value);
         } else if (!strcmp(s->metric, "guest_memory_bytes")) {
             acc_add(&pmem, s->value);
+        } else if (!strcmp(s->metric, "ps_on_off_ratio") && k != SIZE_MAX && isfinite(s->value) &&
+                   s->value > 0 && s->pair > 0) {
+            size_t g = 0;
+            while (g < n_ps && !(ps_seq[g] == s->seq && ps_pair[g] == s->pair))
+                g++;
+            if (g == n_ps) {
+                ps_seq[n_ps] = s->seq;
+                ps_pair[n_ps++] = s->pair;
+            }
+            ps[g] += s->value;
+            ps_n[g]++;
         } else if (!strcmp(s->metric, "warmup_s")) {
             if (k != SIZE_MAX)
                 set_max(&warm[k], s->value);
@@ -299,6 +317,13 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
         else if (strcmp(c->pin, pin) != 0)
             snprintf(c->pin, sizeof(c->pin), "mixed");
     }
+    for (size_t g = 0; g < n_ps; g++)
+        ps[g] /= ps_n[g];
+    stats_summarize(ps, n_ps, &c->ps_on_off);
+    free(ps);
+    free(ps_n);
+    free(ps_seq);
+    free(ps_pair);
     free(drifted);
     free(noisy);
     free(unsteady);

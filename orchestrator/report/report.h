@@ -97,6 +97,11 @@ struct report_cell {
     /* a guest arm's own speed: guest_speed_unit_ms (workloads/guestspeed.h),
      * the mean over its guests and counted runs; NAN */
     double guest_speed_unit_ms;
+    /* performance_schema's instruments switched off and on in the running
+     * server (workloads/pscost.h): TPS on / off of each pair (the mean
+     * over the run's targets, which switched together), over the pairs of
+     * the counted runs; n 0: not measured */
+    struct stats_summary ps_on_off;
     char pin[24]; /* "pinned", "vCPUs pinned", "not pinned", "none", "mixed" or "" */
     /* where the time goes (gap.h): the arm's layers, and for a guest arm
      * its split against the host arm (valid false when not applicable) */
@@ -237,6 +242,9 @@ void report_budget_text(const struct report *r, size_t variant, char *buf, size_
 struct report_table *report_prediction_table(const struct report *r, size_t variant);
 /* The same as sentences, one per line. */
 void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len);
+/* What performance_schema's instruments cost each arm that measured it
+ * (ps_cost), one sentence; "" when none did. */
+void report_pscost_text(const struct report *r, size_t variant, char *buf, size_t len);
 extern const char report_prediction_rule[];
 /* The generated sentences of a variant (one per guest arm), one per line. */
 void report_gap_text(const struct report *r, size_t variant, char *buf, size_t len);

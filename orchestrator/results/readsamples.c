@@ -80,6 +80,8 @@ static const char *check_labels(struct results_sample *s, struct json_object *la
         return "labels.repeat is not a repeat number";
     if (!results_int_of(labels, "seq", 0, 1000000, 0, &s->seq))
         return "labels.seq is not a run number";
+    if (!results_int_of(labels, "pair", 0, 1000, 0, &s->pair))
+        return "labels.pair is not a pair number (0 to 1000)";
     if (!results_ints_of(labels, "variants", &s->variants, &s->n_variants))
         return "labels.variants is not a list of variant numbers";
     struct json_object *t = results_member(labels, "t");

@@ -48,6 +48,7 @@ struct results_sample {
     char *host;           /* labels.host: the hypervisor host (a libvirt URI without query) or "" */
     int guest;            /* labels.guest: 1..guests; 0 for host and whole-run samples */
     int repeat, seq;      /* labels.repeat, labels.seq (0 if absent) */
+    int pair;             /* labels.pair: a pair of workloads/pscost.h's slices, 1..; 0 if absent */
     int *variants;        /* labels.variants (1-based); none listed: serves every variant */
     size_t n_variants;
     double t; /* labels.t (tps_interval), when has_t */

@@ -125,6 +125,7 @@ struct run_config {
     int flush_log_at_trx_commit; /* index into "0,1,2" */
     int doublewrite;
     int performance_schema;
+    long long ps_cost;    /* seconds a slice of workloads/pscost.h's probe; 0: none */
     int drop_caches;
     int virt_type;
     int start;

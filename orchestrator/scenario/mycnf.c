@@ -11,17 +11,28 @@
  * every instrument off but the data files' I/O, synch waits, the commit
  * stage, statements and transactions, summed per thread; no history, no
  * digests */
-static const char perfschema_on[] =
-    "performance_schema = ON\n"
-    "performance_schema_instrument = '%=OFF'\n"
-    "performance_schema_instrument = 'wait/io/file/innodb/innodb_data_file=ON'\n"
-    "performance_schema_instrument = 'wait/synch/%=ON'\n"
-    "performance_schema_instrument = 'stage/sql/Commit=ON'\n"
-    "performance_schema_instrument = 'stage/sql/Commit implicit=ON'\n"
-    "performance_schema_instrument = 'statement/%=ON'\n"
-    "performance_schema_instrument = 'transaction=ON'\n"
-    "performance_schema_consumer_events_statements_current = OFF\n"
-    "performance_schema_consumer_statements_digest = OFF\n";
+const char *const mycnf_ps_instruments[] = {
+    "wait/io/file/innodb/innodb_data_file",
+    "wait/synch/%",
+    "stage/sql/Commit",
+    "stage/sql/Commit implicit",
+    "statement/%",
+    "transaction",
+    NULL,
+};
+
+static void perfschema_on(char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "performance_schema = ON\n"
+                                             "performance_schema_instrument = '%%=OFF'\n");
+    for (size_t i = 0; mycnf_ps_instruments[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "performance_schema_instrument = '%s=ON'\n",
+                                 mycnf_ps_instruments[i]);
+    if (used < len)
+        snprintf(buf + used, len - used,
+                 "performance_schema_consumer_events_statements_current = OFF\n"
+                 "performance_schema_consumer_statements_digest = OFF\n");
+}
 
 char *mycnf_render(const struct run_config *c)
 {
@@ -38,6 +49,11 @@ char *mycnf_render(const struct run_config *c)
     long long conns = c->threads * 2 + 20;
     if (conns < 151)
         conns = 151;
+    char ps[1024];
+    if (c->performance_schema)
+        perfschema_on(ps, sizeof(ps));
+    else
+        snprintf(ps, sizeof(ps), "performance_schema = OFF\n");
     char *out = NULL;
     if (asprintf(&out,
                  "# my.cnf written by vbed from the scenario's keys: the whole server\n"
@@ -62,7 +78,7 @@ char *mycnf_render(const struct run_config *c)
                  run_config_flush_log_at_trx_commit(c), c->doublewrite ? "ON" : "OFF", algo,
                  conns,
                  c->compression == COMP_PAGE_LZ4 ? "plugin_load_add = provider_lz4\n" : "",
-                 c->performance_schema ? perfschema_on : "performance_schema = OFF\n") < 0)
+                 ps) < 0)
         abort();
     return out;
 }

@@ -12,6 +12,10 @@
 /* Where a guest's server writes its error log (my.cnf's log_error) */
 #define MYCNF_GUEST_ERROR_LOG "/var/log/mysql/error.log"
 
+/* The instruments performance_schema = yes turns on (LIKE patterns; NULL
+ * at the end); every other one is off, and no history or digest is kept */
+extern const char *const mycnf_ps_instruments[];
+
 /* malloc'd text */
 char *mycnf_render(const struct run_config *cfg);
 

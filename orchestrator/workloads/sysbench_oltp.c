@@ -37,6 +37,7 @@
 #include "workloads/misscost.h"
 #include "workloads/readcost.h"
 #include "workloads/prepared.h"
+#include "workloads/pscost.h"
 #include "workloads/steady.h"
 #include "workloads/sysbench.h"
 #include "workloads/window.h"
@@ -549,9 +550,32 @@ static void arm_ci(struct wl_run *r, const struct run_config *cfg)
                  r->measure_s >= (double)cfg->duration_max ? ": duration_max cut it short" : "");
 }
 
+/* pscost.h's slice: sysbench for `seconds` with the run's settings; a
+ * slice that fails is the probe's, never the run's */
+static int ps_slice(struct wl_job *j, long long seconds, const char *out, double *tps)
+{
+    struct workload_cmdline c;
+    int exitcode = -1;
+    if (workload_cmdline(&c, j->cfg, WORKLOAD_RUN, seconds, j->t->lua, j->t->socket) < 0 ||
+        target_start(j->t, c.argv, c.env, out) < 0 ||
+        target_wait(j->t, (long)seconds + grace(seconds), (long)seconds * 1000, &exitcode) < 0 ||
+        exitcode != 0)
+        return -1;
+    char *text = target_output(j->t);
+    struct sysbench_report rep = {0};
+    char err[256];
+    int rc = text ? sysbench_parse(text, &rep, err, sizeof(err)) : -1;
+    free(text);
+    *tps = rep.tps;
+    sysbench_report_free(&rep);
+    return rc;
+}
+
 /* a target that measured: a guest times its speed job (guestspeed.h, in
  * every guest of the run at once: first), then prices a buffer-pool miss
- * (misscost.h) and, a guest, a read through its virtual disk (readcost.h) */
+ * (misscost.h) and, a guest, a read through its virtual disk (readcost.h);
+ * last, with ps_cost = yes, performance_schema's instruments off and on
+ * (pscost.h) */
 static int after_measure(struct wl_job *j)
 {
     struct oltp *o = oltp_of(j);
@@ -563,10 +587,11 @@ static int after_measure(struct wl_job *j)
     if (o->fits_pool) {
         log_info("%s: its data fits its buffer pool: no miss to price (no miss-cost or read probe)",
                  j->t->name);
-        return 0;
+    } else {
+        misscost_probe(j);
+        readcost_probe(j);
     }
-    misscost_probe(j);
-    return readcost_probe(j);
+    return pscost_probe(j, ps_slice);
 }
 
 /* each target's report and intervals, and the arm's TPS over the common

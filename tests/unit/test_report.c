@@ -359,6 +359,45 @@ static void bad_lines(void **state)
     remove_tmpdir(dir);
 }
 
+/* ps_cost's pairs (workloads/pscost.h): the targets of one run switched
+ * together, so a pair's figure is their mean, and the CI is over pairs --
+ * two guests' 4 ratios in 2 pairs are 2 figures, not 4; a ratio without a
+ * pair, or of a run that does not count, is no figure; the text says which
+ * way the interval points */
+static void ps_cost_pairs(void **state)
+{
+    (void)state;
+    char *dir = make_tmpdir();
+    test_write_file(dir, "meta.json",
+               "{\"status\": \"complete\", \"accel\": \"tcg\", \"scenario\": {\"name\": \"t\"},\n"
+               " \"variants\": [{\"index\": 1, \"label\": \"default\"}],\n"
+               " \"arms\": [{\"name\": \"guest\", \"kind\": \"guest\"}]}\n");
+#define PS(g, p, v) "{\"metric\":\"ps_on_off_ratio\",\"value\":" v ",\"labels\":{\"arm\":\"guest\",\"seq\":1,\"guest\":" g ",\"pair\":" p "}}\n"
+    test_write_file(dir, "samples.jsonl",
+               "{\"metric\":\"tps_arm\",\"value\":10,\"labels\":{\"arm\":\"guest\",\"seq\":1}}\n"
+               PS("1", "1", "0.90") PS("2", "1", "0.94") PS("1", "2", "0.88") PS("2", "2", "0.90")
+               PS("1", "3", "0.91") PS("2", "3", "0.93")
+               /* no pair: not one of the probe's */
+               "{\"metric\":\"ps_on_off_ratio\",\"value\":5,\"labels\":{\"arm\":\"guest\",\"seq\":1,\"guest\":1}}\n"
+               /* run 2 measured nothing that counts */
+               "{\"metric\":\"ps_on_off_ratio\",\"value\":5,\"labels\":{\"arm\":\"guest\",\"seq\":2,\"guest\":1,\"pair\":1}}\n");
+#undef PS
+    struct results_data *rd = results_read(dir);
+    assert_non_null(rd);
+    struct report *r = report_build(rd);
+    const struct stats_summary *p = &r->variants[0].cells[0].ps_on_off;
+    assert_int_equal(p->n, 3);
+    assert_near(p->mean, (0.92 + 0.89 + 0.92) / 3, 1e-9);
+    assert_true(p->ci95_half > 0 && p->mean + p->ci95_half < 1);
+    char text[2048];
+    report_pscost_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "guest 0.910 +- "));
+    assert_non_null(strstr(text, "(3 pairs: a cost)"));
+    report_free(r);
+    results_data_free(rd);
+    remove_tmpdir(dir);
+}
+
 static void unreadable_dirs(void **state)
 {
     (void)state;
@@ -521,7 +560,8 @@ int main(void)
         cmocka_unit_test(golden_outputs),  cmocka_unit_test(facts),
         cmocka_unit_test(host_arm_of_the_same_host),
         cmocka_unit_test(summary_written), cmocka_unit_test(interrupted_run),
-        cmocka_unit_test(bad_lines),       cmocka_unit_test(unreadable_dirs),
+        cmocka_unit_test(bad_lines),       cmocka_unit_test(ps_cost_pairs),
+        cmocka_unit_test(unreadable_dirs),
         cmocka_unit_test(formats),         cmocka_unit_test(fair_ratios), cmocka_unit_test(no_ratio_across_units),
         cmocka_unit_test(other_headlines),
     };
