@@ -144,36 +144,12 @@ static long long bytes_cell(const struct sql_result *r, size_t row, size_t col)
     return isfinite(v) && v >= 0 && v < 0x1p62 ? (long long)v : -1;
 }
 
-/* sbtest1's allocated bytes against `logical` recorded elsewhere */
-static int measure_allocated(struct sql *s, long long logical, struct innodb_compression *out)
+/* sbtest1's allocated bytes, and those of the same rows in an uncompressed
+ * copy made here -- or, logical > 0, recorded where the tables were loaded
+ * (no copy made) */
+static int measure_ratio(struct sql *s, long long logical, struct innodb_compression *out)
 {
-    static const char *const stmts[] = {
-        "FLUSH TABLES sbtest.sbtest1 FOR EXPORT",
-        "SELECT NAME, ALLOCATED_SIZE FROM information_schema.INNODB_SYS_TABLESPACES "
-        "WHERE NAME = 'sbtest/sbtest1'",
-        "UNLOCK TABLES",
-        NULL,
-    };
-    struct sql_result r = {0};
-    if (sql_run(s, stmts, &r) < 0)
-        return -1;
-    if (r.rows != 1) {
-        log_error("Cannot read the tablespace size of sbtest1.");
-        sql_result_free(&r);
-        return -1;
-    }
-    out->allocated = bytes_cell(&r, 0, 1);
-    out->logical = logical;
-    out->logical_recorded = true;
-    out->ratio = out->allocated > 0 ? (double)out->logical / (double)out->allocated : 0;
-    sql_result_free(&r);
-    return 0;
-}
-
-/* The same rows as sbtest1 in an uncompressed copy: allocated bytes of both. */
-static int measure_ratio(struct sql *s, struct innodb_compression *out)
-{
-    static const char *const stmts[] = {
+    static const char *const copy[] = {
         "DROP TABLE IF EXISTS sbtest.vbed_ref",
         "CREATE TABLE sbtest.vbed_ref LIKE sbtest.sbtest1",
         "ALTER TABLE sbtest.vbed_ref ROW_FORMAT=DYNAMIC KEY_BLOCK_SIZE=0 PAGE_COMPRESSED=0",
@@ -185,16 +161,26 @@ static int measure_ratio(struct sql *s, struct innodb_compression *out)
         "DROP TABLE sbtest.vbed_ref",
         NULL,
     };
+    static const char *const own[] = {
+        "FLUSH TABLES sbtest.sbtest1 FOR EXPORT",
+        "SELECT NAME, ALLOCATED_SIZE FROM information_schema.INNODB_SYS_TABLESPACES "
+        "WHERE NAME = 'sbtest/sbtest1'",
+        "UNLOCK TABLES",
+        NULL,
+    };
+    bool recorded = logical > 0;
     struct sql_result r = {0};
-    if (sql_run(s, stmts, &r) < 0)
+    if (sql_run(s, recorded ? own : copy, &r) < 0)
         return -1;
-    if (r.rows != 2) {
-        log_error("Cannot read the tablespace sizes of sbtest1 and its uncompressed copy.");
+    if (r.rows != (recorded ? 1u : 2u)) {
+        log_error("Cannot read the tablespace sizes of sbtest1%s.",
+                  recorded ? "" : " and its uncompressed copy");
         sql_result_free(&r);
         return -1;
     }
     out->allocated = bytes_cell(&r, 0, 1); /* sbtest/sbtest1 sorts first */
-    out->logical = bytes_cell(&r, 1, 1);
+    out->logical = recorded ? logical : bytes_cell(&r, 1, 1);
+    out->logical_recorded = recorded;
     out->ratio = out->allocated > 0 ? (double)out->logical / (double)out->allocated : 0;
     sql_result_free(&r);
     return 0;
@@ -205,7 +191,7 @@ int innodb_check_compression(struct sql *s, const struct run_config *cfg, long l
 {
     memset(out, 0, sizeof(*out));
     if (check_formats(s, cfg, out) < 0 || check_algorithm(s, cfg, out) < 0 ||
-        (logical > 0 ? measure_allocated(s, logical, out) : measure_ratio(s, out)) < 0)
+        measure_ratio(s, logical, out) < 0)
         return -1;
     if (!out->problem[0] && (out->allocated <= 0 || out->logical <= 0))
         snprintf(out->problem, sizeof(out->problem),
