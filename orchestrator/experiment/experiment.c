@@ -200,7 +200,8 @@ static int collect_one(struct wl_job *j)
     return 0;
 }
 
-/* meta.json's "prepare": [{"guest": n, "how": "loaded" | "copied", "s": ...}],
+/* meta.json's "prepare": [{"guest": n, "how": "loaded" | "copied", "s": ...,
+ * and with a copy "via": "disk" | "agent"}],
  * the targets whose workload prepared data */
 static void record_prepare(const struct experiment *e)
 {
@@ -214,6 +215,8 @@ static void record_prepare(const struct experiment *e)
         json_object_object_add(o, "guest", json_object_new_int(e->t[i].guest));
         json_object_object_add(o, "how", json_object_new_string(e->t[i].prepared));
         json_object_object_add(o, "s", json_object_new_double(e->t[i].prepare_s));
+        if (e->t[i].prepared_via)
+            json_object_object_add(o, "via", json_object_new_string(e->t[i].prepared_via));
         json_object_array_add(a, o);
     }
     if (json_object_array_length(a))

@@ -275,7 +275,8 @@ static int run_experiment(struct guest_run *gr)
     for (size_t i = 0; i < gr->n; i++) {
         /* host-side figures come from the guest's own host (hostside.h) */
         const struct guest *g = &gr->guests[i];
-        target_open_guest(&t[i], g->n, g->dom, gr->host[i]->hs, gr->host[i]->label,
+        target_open_guest(&t[i], g->n, g->dom, gr->host[i]->hs, gr->host[i]->st, &g->lay,
+                          gr->host[i]->label,
                           g->lay.data_vol[0] ? g->lay.data_path : "", gr->dirs[i]);
         /* tables loaded once per image are kept beside it (workloads/prepared.h) */
         path_join(t[i].prepared_dir, sizeof(t[i].prepared_dir), r->img.dir, "prepared");

@@ -86,6 +86,16 @@ int target_get_file(struct target *t, const char *path, size_t max, char **data,
     return t->ops->get_file ? t->ops->get_file(t, path, max, data, len) : -1;
 }
 
+bool target_can_put_tar(const struct target *t)
+{
+    return t->ops && t->ops->put_tar;
+}
+
+int target_put_tar(struct target *t, const char *tar, const char *dir)
+{
+    return target_can_put_tar(t) ? t->ops->put_tar(t, tar, dir) : -1;
+}
+
 int target_put_file(struct target *t, const char *path, const char *data, size_t len)
 {
     return t->ops->put_file ? t->ops->put_file(t, path, data, len) : -1;

@@ -29,6 +29,8 @@
 
 struct target;
 struct hostarm_limits;
+struct storage;
+struct guest_layout;
 
 /* What a target's server process did, as far as it can tell (a host arm;
  * a guest tells nothing here: libvirt counts its CPU, target_cpu_s). */
@@ -74,6 +76,11 @@ struct target_ops {
     /* data[0..len) to path on the target's system (created or truncated).
      * -1 reported. NULL with get_file. */
     int (*put_file)(struct target *t, const char *path, const char *data, size_t len);
+    /* the tar archive tar (a file on this machine) extracted into dir on
+     * the target's system, owned by root (a guest: through a
+     * read-only disk, far faster than its agent; once per target). -1
+     * reported. NULL: not this way (put_file) */
+    int (*put_tar)(struct target *t, const char *tar, const char *dir);
     /* let go of what the target holds (a host arm: stopped and removed) */
     void (*close)(struct target *t);
 };
@@ -100,6 +107,7 @@ struct target {
     const char *prepared;     /* how its workload's data came: "loaded", "copied"; NULL none
                                  (set by the workload's prepare) */
     double prepare_s;         /* and how long that took */
+    const char *prepared_via; /* a copy's files came through: "disk", "agent"; NULL (loaded) */
     long long host_memory;    /* MemTotal of its host; -1 unknown (set by the experiment) */
     char dir[PATH_MAX];       /* where its raw logs go, on this machine */
     /* the running program, between target_start and target_wait */
@@ -112,9 +120,11 @@ struct target {
 };
 
 /* A guest target (after its domain is ready): its data disk's file on
- * host hs (data_file, "" if none), raw logs into dir. */
+ * host hs (data_file, "" if none), raw logs into dir; its volumes lay in st
+ * (both not owned: target_put_tar plugs a disk in). */
 void target_open_guest(struct target *t, int n, virDomainPtr dom, struct hostside *hs,
-                       const char *host_label, const char *data_file, const char *dir);
+                       struct storage *st, const struct guest_layout *lay, const char *host_label,
+                       const char *data_file, const char *dir);
 /* The host arm, started on hs's host (this machine or an ssh host) as
  * hostarm.h says: its private mariadbd under base/name with my.cnf text
  * mycnf and the workload script lua (a file here). -1 reported; on success
@@ -162,6 +172,9 @@ int target_fetch_log(struct target *t, const char *name);
 bool target_can_copy_files(const struct target *t);
 int target_get_file(struct target *t, const char *path, size_t max, char **data, size_t *len);
 int target_put_file(struct target *t, const char *path, const char *data, size_t len);
+/* See struct target_ops: put_tar; -1 (not reported) where the target has none. */
+bool target_can_put_tar(const struct target *t);
+int target_put_tar(struct target *t, const char *tar, const char *dir);
 int target_archive(struct target *t, bool make, char *buf, size_t len);
 
 #endif

@@ -12,6 +12,8 @@
 #include "util/xalloc.h"
 #include "virt/agent.h"
 #include "virt/configdisk.h"
+#include "virt/domain.h"
+#include "virt/guest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +92,48 @@ static int put_file(struct target *t, const char *path, const char *data, size_t
     return agent_write_file(t->dom, path, data, len);
 }
 
+/* what a guest target holds besides its domain: where its volumes are */
+struct guest_impl {
+    struct storage *st;
+    const struct guest_layout *lay;
+    bool tables_plugged;
+};
+
+/* The archive's disk appears as /dev/disk/by-id/virtio-<serial> once the
+ * guest's udev has seen it (hot-plug under TCG: a second or two); tar reads
+ * the disk itself ($1: the directory). */
+static const char put_tar_script[] =
+    "d=/dev/disk/by-id/virtio-" DOMAIN_SERIAL_TABLES "; i=0\n"
+    "while [ ! -b \"$d\" ]; do\n"
+    "  i=$((i + 1)); [ $i -gt 600 ] && { echo \"no disk $d after 60 s\" >&2; exit 3; }\n"
+    "  sleep 0.1\n"
+    "done\n"
+    "cd \"$1\" && exec tar -x -f \"$d\" --no-same-owner --no-same-permissions\n";
+
+static int put_tar(struct target *t, const char *tar, const char *dir)
+{
+    struct guest_impl *g = t->impl;
+    if (g->tables_plugged) {
+        log_error("%s: its tables disk is plugged in already (one archive per guest).", t->name);
+        return -1;
+    }
+    if (guest_plug_tables(t->dom, g->st, g->lay, tar) < 0)
+        return -1;
+    g->tables_plugged = true;
+    const char *argv[] = {"/bin/sh", "-c", put_tar_script, "sh", dir, NULL};
+    char *out = NULL;
+    int exitcode = -1;
+    if (capture(t, argv, 600, &out, &exitcode) < 0)
+        return -1;
+    free(out);
+    if (exitcode != 0) {
+        log_error("%s: the tables disk's archive was not extracted into %s (exit %d).", t->name, dir,
+                  exitcode);
+        return -1;
+    }
+    return 0;
+}
+
 static double cpu_s(struct target *t)
 {
     virDomainInfo info;
@@ -116,7 +160,12 @@ static int archive(struct target *t, bool make, char *buf, size_t len)
     return 0;
 }
 
-static void close_guest(struct target *t) { sql_close(t->sql); }
+static void close_guest(struct target *t)
+{
+    sql_close(t->sql);
+    free(t->impl);
+    t->impl = NULL;
+}
 
 static const struct target_ops guest_ops = {
     .kind = "guest",
@@ -131,14 +180,20 @@ static const struct target_ops guest_ops = {
     .archive = archive,
     .get_file = get_file,
     .put_file = put_file,
+    .put_tar = put_tar,
     .close = close_guest,
 };
 
 void target_open_guest(struct target *t, int n, virDomainPtr dom, struct hostside *hs,
-                       const char *host_label, const char *data_file, const char *dir)
+                       struct storage *st, const struct guest_layout *lay, const char *host_label,
+                       const char *data_file, const char *dir)
 {
     memset(t, 0, sizeof(*t));
     t->ops = &guest_ops;
+    struct guest_impl *g = xcalloc(1, sizeof(*g));
+    g->st = st;
+    g->lay = lay;
+    t->impl = g;
     snprintf(t->name, sizeof(t->name), "%s", virDomainGetName(dom));
     t->guest = n;
     t->arm_kind = ARM_GUEST;

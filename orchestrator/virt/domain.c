@@ -320,6 +320,14 @@ int domain_plug_xml(const struct domain_spec *s, char ***xmls, size_t *n)
     return 0;
 }
 
+char *domain_tables_xml(const char *domain, const char *path)
+{
+    struct disk_xml d = {path, "raw", NULL, NULL, DOMAIN_DEV_TABLES, DOMAIN_SERIAL_TABLES, 1};
+    char what[128];
+    snprintf(what, sizeof(what), "the tables disk of domain '%s'", domain);
+    return xmlout_render(what, disk_fn, &d);
+}
+
 char *domain_xml(const struct domain_spec *s)
 {
     char what[128];

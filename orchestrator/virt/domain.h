@@ -42,6 +42,10 @@ struct domain_spec {
 #define DOMAIN_SERIAL_ROOT "vbed-root"
 #define DOMAIN_SERIAL_DATA "vbed-data"
 #define DOMAIN_SERIAL_CONFIG "vbed-config"
+/* a tar archive of prepared tables (workloads/prepared.h), plugged in read-only
+ * when a workload copies them: not a disk under test */
+#define DOMAIN_SERIAL_TABLES "vbed-tables"
+#define DOMAIN_DEV_TABLES "vdz" /* after the root, config and 16 data disks */
 #define DOMAIN_AGENT_CHANNEL "org.qemu.guest_agent.0"
 /* <metadata><vbed:owner xmlns:vbed=DOMAIN_OWNER_NS session=".." machine=".."/>:
  * which machine's session made a domain, so that `vbed clean` on a libvirt
@@ -56,6 +60,9 @@ char *domain_xml(const struct domain_spec *spec);
  * string to hot-plug into a running domain (virDomainAttachDeviceFlags):
  * *n of them into xmls (malloc'd, each malloc'd). -1 after reporting. */
 int domain_plug_xml(const struct domain_spec *spec, char ***xmls, size_t *n);
+/* The <disk> of the prepared tables' archive at path (raw, read-only,
+ * DOMAIN_SERIAL_TABLES), to hot-plug; malloc'd, or NULL after reporting. */
+char *domain_tables_xml(const char *domain, const char *path);
 
 /* A probe: kernel booted under virt_type with a root that does not exist,
  * so that a working hypervisor reaches the kernel's panic (panic=-1

@@ -215,6 +215,23 @@ int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const stru
     return 0;
 }
 
+int guest_plug_tables(virDomainPtr dom, struct storage *st, const struct guest_layout *lay,
+                      const char *tar_path)
+{
+    if (storage_upload_file(st, lay->tables_vol, tar_path) < 0)
+        return -1;
+    char path[PATH_MAX];
+    storage_vol_path(st, lay->tables_vol, path, sizeof(path));
+    char *xml = domain_tables_xml(lay->name, path);
+    int rc = xml ? virDomainAttachDeviceFlags(dom, xml, VIR_DOMAIN_AFFECT_LIVE) : -1;
+    if (xml && rc < 0)
+        log_error("Cannot plug the tables disk into %s: %s", lay->name, hv_last_error());
+    free(xml);
+    if (rc < 0)
+        storage_delete(st, lay->tables_vol);
+    return rc < 0 ? -1 : 0;
+}
+
 /* Common checks of every wait loop: 1 to go on, -1 after fail(). */
 static int still_going(struct guest *g, double deadline, const char *limit_key, long long limit)
 {
@@ -485,7 +502,8 @@ void guest_teardown(struct guest *g, struct storage *st, const char *dir, bool k
         log_info("kept the disks of %s in %s (--keep)", g->lay.name, storage_path(st));
         return;
     }
-    const char *vols[] = {g->lay.root_vol, g->lay.data_vol, g->lay.config_vol, g->lay.console_vol};
+    const char *vols[] = {g->lay.root_vol, g->lay.data_vol, g->lay.config_vol, g->lay.console_vol,
+                          g->lay.tables_vol};
     for (size_t i = 0; i < sizeof(vols) / sizeof(vols[0]); i++)
         if (vols[i][0])
             storage_delete(st, vols[i]);

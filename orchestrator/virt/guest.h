@@ -63,6 +63,12 @@ int guest_start(struct guest *g, struct hv *hv, const char *xml);
  * its clock once its agent answers. 0, or -1 with g->error set. */
 int guest_restore(struct guest *g, struct hv *hv, struct storage *st, const struct ready_state *rs,
                   struct domain_spec *spec, const void *config, size_t config_len);
+/* The archive tar_path (a file on this machine) as a read-only disk of the
+ * running domain dom (DOMAIN_SERIAL_TABLES): uploaded into st as
+ * lay->tables_vol and plugged in. It stays plugged in until the domain goes;
+ * guest_teardown deletes the volume. 0, or -1 reported (the volume deleted). */
+int guest_plug_tables(virDomainPtr dom, struct storage *st, const struct guest_layout *lay,
+                      const char *tar_path);
 /* Wait through boot, setup and db; 0 when ready, -1 with g->error set. */
 int guest_wait_ready(struct guest *g);
 /* Destroy the domain; save its console log to dir (if not NULL); delete its

@@ -35,6 +35,7 @@ void layout_guest(struct guest_layout *g, const char *pool_path, const char *run
                  key_choice("disk_format", cfg->disk_format));
     snprintf(g->config_vol, sizeof(g->config_vol), "%s-config.tar", g->name);
     snprintf(g->console_vol, sizeof(g->console_vol), "%s-console.log", g->name);
+    snprintf(g->tables_vol, sizeof(g->tables_vol), "%s-tables.tar", g->name);
     path_join(g->root_path, sizeof(g->root_path), pool_path, g->root_vol);
     g->data_path[0] = '\0';
     if (g->data_vol[0])
@@ -50,6 +51,7 @@ void layout_guest(struct guest_layout *g, const char *pool_path, const char *run
     }
     path_join(g->config_path, sizeof(g->config_path), pool_path, g->config_vol);
     path_join(g->console_path, sizeof(g->console_path), pool_path, g->console_vol);
+    path_join(g->tables_path, sizeof(g->tables_path), pool_path, g->tables_vol);
 }
 
 void layout_domain_spec(struct domain_spec *spec, const struct guest_layout *g,

@@ -34,10 +34,13 @@ struct guest_layout {
     char data_vol[LAYOUT_NAME_MAX];    /* <name>-data.qcow2|raw; "" for tmpfs (data disk 1) */
     char config_vol[LAYOUT_NAME_MAX];  /* <name>-config.tar */
     char console_vol[LAYOUT_NAME_MAX]; /* <name>-console.log */
+    char tables_vol[LAYOUT_NAME_MAX];  /* <name>-tables.tar: prepared tables, plugged in
+                                          when a workload copies them (workloads/prepared.h) */
     char root_path[PATH_MAX];
     char data_path[PATH_MAX];
     char config_path[PATH_MAX];
     char console_path[PATH_MAX];
+    char tables_path[PATH_MAX];
     /* data disks 2..data_disks: <name>-data<k>.qcow2|raw (k from 2) */
     int n_more_data;
     char more_data_vol[LAYOUT_MAX_DATA_DISKS - 1][LAYOUT_NAME_MAX];

@@ -11,9 +11,12 @@
 #include "util/textfile.h"
 #include "util/xalloc.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <signal.h>
@@ -206,20 +209,103 @@ static const char *const both[] = {"ibd", "cfg", NULL};
 static const char *const ibd[] = {"ibd", NULL};
 static const char *const cfg_only[] = {"cfg", NULL};
 
-int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *why, size_t whylen)
+/* The source file src (in root's cache: never through a link), whole, into
+ * the archive a as name. 0, or -1 reported. */
+static int tar_add(struct archive *a, const char *src, const char *name, size_t max)
 {
-    struct target *t = j->t;
-    const struct run_config *cfg = j->cfg;
-    char db[640], dir[PATH_MAX];
-    snprintf(db, sizeof(db), "%ssbtest/", ps->datadir);
-    entry_dir(t, ps->key, dir, sizeof(dir));
-    if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE") < 0) {
-        snprintf(why, whylen, "cannot discard the empty tables' tablespaces");
+    int fd = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+        log_error("Cannot read '%s' for the tables disk (not a regular file of at most %zu bytes).",
+                  src, max);
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_size(e, (la_int64_t)st.st_size);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0640);
+    archive_entry_set_mtime(e, st.st_mtime, 0);
+    int rc = archive_write_header(a, e) == ARCHIVE_OK ? 0 : -1;
+    archive_entry_free(e);
+    size_t bufsize = 1 << 20;
+    char *buf = xcalloc(1, bufsize); /* one per thread: targets prepare at once */
+    off_t left = st.st_size;
+    while (rc == 0 && left > 0) {
+        ssize_t got = read(fd, buf, bufsize);
+        if (got <= 0 || archive_write_data(a, buf, (size_t)got) != (la_ssize_t)got)
+            rc = -1;
+        else
+            left -= got;
+    }
+    free(buf);
+    close(fd);
+    if (rc < 0)
+        log_error("Cannot archive '%s' for the tables disk: %s", src, archive_error_string(a));
+    return rc;
+}
+
+/* Every table's .ibd and .cfg from the copy in dir, as one tar archive in
+ * the new file path. 0, or -1 reported (path removed). */
+static int write_tar(const char *dir, const struct run_config *cfg, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        log_error("Cannot create '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct archive *a = archive_write_new();
+    /* pax: no size limit per file (ustar stops at 8 GiB) */
+    int rc = archive_write_set_format_pax_restricted(a) == ARCHIVE_OK &&
+                     archive_write_open_fd(a, fd) == ARCHIVE_OK
+                 ? 0
+                 : -1;
+    for (long long i = 1; rc == 0 && i <= cfg->tables; i++)
+        for (size_t e = 0; rc == 0 && both[e]; e++) {
+            char name[64], src[PATH_MAX];
+            snprintf(name, sizeof(name), "sbtest%lld.%s", i, both[e]);
+            path_join(src, sizeof(src), dir, name);
+            rc = tar_add(a, src, name, file_max(cfg));
+        }
+    if (archive_write_close(a) != ARCHIVE_OK)
+        rc = -1;
+    archive_write_free(a);
+    if (close(fd) < 0)
+        rc = -1;
+    if (rc < 0)
+        unlink(path);
+    return rc;
+}
+
+/* The copy in dir into the target's directory db through an archive on a
+ * disk of its own, where the target takes one (a guest: 17 MB in about a
+ * second, against 10 s through its agent). 0, or -1: the agent then. */
+static int put_as_disk(struct target *t, const struct run_config *cfg, const char *dir, const char *db)
+{
+    if (!target_can_put_tar(t))
+        return -1;
+    char tar[PATH_MAX], name[128];
+    snprintf(name, sizeof(name), ".tar-%ld-%s", (long)getpid(), t->name);
+    path_join(tar, sizeof(tar), t->prepared_dir, name);
+    if (write_tar(dir, cfg, tar) < 0)
+        return -1;
+    int rc = target_put_tar(t, tar, db);
+    unlink(tar);
+    if (rc < 0)
+        log_warn("%s: the tables disk did not work; its tables' files go through its agent", t->name);
+    return rc;
+}
+
+/* The copy in dir into the target's directory db, file by file through
+ * its agent. 0, or -1 with why. */
+static int put_by_agent(struct target *t, const struct run_config *cfg, const char *dir, const char *db,
+                        char *why, size_t whylen)
+{
     for (long long i = 1; i <= cfg->tables; i++)
         for (size_t e = 0; both[e]; e++) {
-            char name[64], src[PATH_MAX], dest[sizeof(db) + sizeof(name)];
+            char name[64], src[PATH_MAX], dest[PATH_MAX];
             snprintf(name, sizeof(name), "sbtest%lld.%s", i, both[e]);
             path_join(src, sizeof(src), dir, name);
             snprintf(dest, sizeof(dest), "%s%s", db, name);
@@ -236,11 +322,32 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
                 return -1;
             }
         }
+    return 0;
+}
+
+int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *why, size_t whylen)
+{
+    struct target *t = j->t;
+    const struct run_config *cfg = j->cfg;
+    char db[640], dir[PATH_MAX];
+    snprintf(db, sizeof(db), "%ssbtest/", ps->datadir);
+    entry_dir(t, ps->key, dir, sizeof(dir));
+    if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE") < 0) {
+        snprintf(why, whylen, "cannot discard the empty tables' tablespaces");
+        return -1;
+    }
+    double t0 = monotime_s();
+    bool by_disk = put_as_disk(t, cfg, dir, db) == 0;
+    if (!by_disk && put_by_agent(t, cfg, dir, db, why, whylen) < 0)
+        return -1;
+    log_info("%s: its tables' files came through %s in %.1f s", t->name,
+             by_disk ? "a disk" : "its agent", monotime_s() - t0);
+    t->prepared_via = by_disk ? "disk" : "agent";
     if (on_files(t, cfg->tables, db, both, "/bin/chown", "mysql:mysql") != 0) {
         snprintf(why, whylen, "cannot give the copied files to mysql in %s", t->name);
         return -1;
     }
-    /* the agent wrote every byte: a page-compressed table's holes again */
+    /* every byte was written: a page-compressed table's holes again */
     if ((cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4) &&
         on_files(t, cfg->tables, db, ibd, "/usr/bin/fallocate", "--dig-holes") != 0) {
         snprintf(why, whylen, "cannot make the copied page-compressed files sparse in %s", t->name);
@@ -263,7 +370,8 @@ static void remove_stale(const char *prepared_dir)
     struct dirent *de;
     while ((de = readdir(d))) {
         long pid = 0;
-        if (sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 || pid <= 1 || pid == (long)getpid())
+        if ((sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 && sscanf(de->d_name, ".tar-%ld-", &pid) != 1) ||
+            pid <= 1 || pid == (long)getpid())
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;

@@ -13,11 +13,17 @@
  *
  * A later guest with the same key gets the tables from sysbench itself with
  * no rows (the same CREATE TABLE and index), discards their tablespaces,
- * receives the files through its agent and imports them (ALTER TABLE ...
+ * receives the files and imports them (ALTER TABLE ...
  * IMPORT TABLESPACE rewrites every page's space id and LSN): the same pages,
  * in its own filesystem on its own disk, in its arm's format and cache mode
  * -- no backing file shared between guests. Page-compressed tables get
  * their holes back (fallocate --dig-holes) after the copy.
+ *
+ * The files reach a guest as one tar archive on a read-only disk of its own
+ * (target_put_tar: uploaded into its pool, plugged in, extracted there;
+ * about 1 s for 17 MB under TCG), or, where that fails, file by file
+ * through its agent (10 s for the same 17 MB). meta.json's prepare entry
+ * says which ("via").
  *
  * The host arm always loads (a private mariadbd loads in seconds). The
  * files are opaque bytes to vbed: read from one guest (bounded by the
@@ -35,8 +41,9 @@ void prepared_key(const struct run_config *cfg, const char *version, const char 
                   char key[65]);
 
 /* prepare = auto copies only tables whose loading took at least this long:
- * under TCG here a copy costs 3-4 s plus about 1 s a MB (0.6 MB: loaded in
- * 1.3-2.3 s, copied in 3.9-4.6 s; 7.3 MB: loaded in 19.3 s, copied in 10.0 s) */
+ * under TCG here a copy costs 3-4 s plus the transfer (0.6 MB: loaded in
+ * 1.3-2.3 s, copied in 3.9-4.6 s through the agent; 17 MB: loaded in about
+ * 2 minutes, copied in 5-6 s through the tables disk, 15 s through the agent) */
 #define PREPARED_PAYS_S 10.0
 
 /* What the target's server said about itself (asked once per prepare,

@@ -275,4 +275,8 @@ echo "$out" | grep -E "^  tuned(_memory)?: predicted .* Its guests took [0-9]+ m
 jq -e '[.runs[] | (.prepare | length) == (if .arm == "host" then 1 else 2 end)
         and ([.prepare[].how] - ["loaded", "copied"] | length) == 0] | all' "$r/meta.json" >/dev/null ||
   fail "meta.json: a run without how its tables came (prepare)"
+# a guest's copied tables came through a disk of their own, not its agent
+jq -e '[.runs[].prepare[] | select(.how == "copied") | .via == "disk"] | length >= 4 and all' \
+  "$r/meta.json" >/dev/null ||
+  fail "meta.json: a guest's copied tables did not come through the tables disk: $(jq -c '[.runs[].prepare]' "$r/meta.json")"
 [ -f "$r/report.html" ] || fail "no report.html"

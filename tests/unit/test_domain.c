@@ -296,6 +296,40 @@ static void plugged_later(void **state)
     free(cold);
 }
 
+/* The prepared tables' archive: a raw, read-only disk with its own serial,
+ * on a target no data or configuration disk takes (with the most data disks
+ * a scenario allows), escaped like every path. */
+static void tables_disk(void **state)
+{
+    (void)state;
+    struct domain_spec spec;
+    struct guest_layout g;
+    struct image_layout im;
+    struct run_config cfg;
+    spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_QCOW2, VIRT_QEMU);
+    cfg.data_disks = LAYOUT_MAX_DATA_DISKS;
+    layout_guest(&g, "/var/lib/vbed/pool", "test-001", "guest", 1, &cfg);
+    assert_string_equal(g.tables_vol, "vbed-test-001-guest-1-tables.tar");
+    assert_string_equal(g.tables_path, "/var/lib/vbed/pool/vbed-test-001-guest-1-tables.tar");
+    layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda rw");
+    char *cold = domain_xml(&spec);
+    assert_non_null(cold);
+    assert_null(strstr(cold, "dev=\"" DOMAIN_DEV_TABLES "\""));
+    assert_null(strstr(cold, DOMAIN_SERIAL_TABLES));
+    free(cold);
+    char *xml = domain_tables_xml(g.name, "/pool/a&b-tables.tar");
+    assert_non_null(xml);
+    char *flat = flatten(xml);
+    assert_non_null(strstr(flat, "<driver name=\"qemu\" type=\"raw\"/>"));
+    assert_non_null(strstr(flat, "<source file=\"/pool/a&amp;b-tables.tar\"/>"));
+    assert_non_null(strstr(flat, "<target dev=\"vdz\" bus=\"virtio\"/>"));
+    assert_non_null(strstr(flat, "<serial>vbed-tables</serial>"));
+    assert_non_null(strstr(flat, "<readonly/>"));
+    assert_null(strstr(flat, "cache="));
+    free(flat);
+    free(xml);
+}
+
 /* the KVM probe: a kernel without disks whose panic ends the domain, its
  * serial console on a file next to the kernel (the verdict reads it) */
 static void probe(void **state)
@@ -340,6 +374,7 @@ int main(void)
         cmocka_unit_test(four_data_disks),
         cmocka_unit_test(every_layout),
         cmocka_unit_test(plugged_later),
+        cmocka_unit_test(tables_disk),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
