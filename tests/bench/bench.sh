@@ -37,7 +37,9 @@ echo "== accel: $accel"
 
 # The quick scenario, 3 repeats (about 30 minutes under TCG): how repeatable
 # each arm's TPS is (CV over the repeats; the goal is <= 5 %) and how much
-# warm-up each arm needed to reach a steady state. BENCH_QUICKSTART=0 skips it.
+# warm-up each arm needed to reach a steady state, and how each target's
+# tables came (copied through the tables disk, or loaded) in how long.
+# BENCH_QUICKSTART=0 skips it.
 if [ "${BENCH_QUICKSTART:-1}" != 0 ]; then
   echo "== quickstart.ini, 3 repeats"
   sed 's/^\[global\]$/[global]\nrepeats = 3/' scenarios/quickstart.ini > "$tmp/quickstart.ini"
@@ -62,4 +64,9 @@ if [ "${BENCH_QUICKSTART:-1}" != 0 ]; then
        | map({key: .[0].labels.arm, value: length}) | from_entries) as $d
     | $tps[] | "   \(.arm): TPS \(.tps | map(. * 10 | round / 10) | join(", ")) -> mean \(.mean * 10 | round / 10), CV \(if .cv then (.cv * 10 | round / 10 | tostring) + " %" else "-" end); warm-up needed mean \($w[.arm].mean // 0 | round) s, max \($w[.arm].max // 0 | round) s (\($w[.arm].unsteady // 0) target(s) never steady); measure phases drifting: \($d[.arm] // 0)"
   ' "$s"
+  # how each target's tables came, and how long that took (the host arm loads)
+  jq -rs 'map(select(.metric == "prepare_s")) | group_by(.labels.arm) | .[]
+    | "   \(.[0].labels.arm): tables \(map(.labels.prepare) | unique | join(" and ")) in \(map(.value) | add / length * 10 | round / 10) s per target (mean of \(length))"' "$s"
+  jq -r '"   copied tables came through: \([.runs[].prepare[]?.via // empty] | group_by(.)
+    | map("\(.[0]) \(length)") | join(", ") | if . == "" then "-" else . end)"' "${s%samples.jsonl}meta.json"
 fi
