@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static void remove_stale(const char *prepared_dir);
+
 /* where the exporting guest puts the files while its tables are locked */
 #define EXPORT_DIR "/var/tmp/vbed-export"
 /* meta.json's field for prepared_server.uncompressed */
@@ -287,6 +289,7 @@ static int put_as_disk(struct target *t, const struct run_config *cfg, const cha
     if (!target_can_put_tar(t))
         return -1;
     char tar[PATH_MAX], name[128];
+    remove_stale(t->prepared_dir); /* a killed vbed's archive */
     snprintf(name, sizeof(name), ".tar-%ld-%s", (long)getpid(), t->name);
     path_join(tar, sizeof(tar), t->prepared_dir, name);
     if (write_tar(dir, cfg, tar) < 0)
@@ -361,7 +364,8 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     return 0;
 }
 
-/* .tmp-<pid>-... left by a vbed that died while saving */
+/* .tmp-<pid>-... (a copy being saved) and .tar-<pid>-... (an archive for a
+ * tables disk) left by a vbed that died */
 static void remove_stale(const char *prepared_dir)
 {
     DIR *d = opendir(prepared_dir);
