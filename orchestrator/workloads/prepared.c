@@ -8,6 +8,7 @@
 #include "util/log.h"
 #include "util/monotime.h"
 #include "util/paths.h"
+#include "util/safefile.h"
 #include "util/textfile.h"
 #include "util/xalloc.h"
 
@@ -26,8 +27,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static void remove_stale(const char *prepared_dir);
 
 /* where the exporting guest puts the files while its tables are locked */
 #define EXPORT_DIR "/var/tmp/vbed-export"
@@ -211,15 +210,39 @@ static const char *const both[] = {"ibd", "cfg", NULL};
 static const char *const ibd[] = {"ibd", NULL};
 static const char *const cfg_only[] = {"cfg", NULL};
 
-/* The source file src (in root's cache: never through a link), whole, into
- * the archive a as name. 0, or -1 reported. */
-static int tar_add(struct archive *a, const char *src, const char *name, size_t max)
+/* .tmp-<pid>-... (a copy being saved) and .tar-<pid>-... (an archive for a
+ * tables disk) left by a vbed that died */
+static void remove_stale(const char *prepared_dir)
 {
-    int fd = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = opendir(prepared_dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        long pid = 0;
+        if ((sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 && sscanf(de->d_name, ".tar-%ld-", &pid) != 1) ||
+            pid <= 1 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[PATH_MAX];
+        path_join(path, sizeof(path), prepared_dir, de->d_name);
+        paths_remove_tree(path);
+    }
+    closedir(d);
+}
+
+/* name in the copy's directory dirfd (safefile_open_read: never through a
+ * link, a regular file), whole, into the archive a, read through buf. 0, or
+ * -1 reported (src names it). */
+static int tar_add(struct archive *a, int dirfd, const char *name, const char *src, size_t max,
+                   char *buf, size_t bufsize)
+{
+    int fd = safefile_open_read(dirfd, name);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-        log_error("Cannot read '%s' for the tables disk (not a regular file of at most %zu bytes).",
-                  src, max);
+    if (fd < 0 || fstat(fd, &st) < 0 || (size_t)st.st_size > max) {
+        log_error("Cannot read '%s' for the tables disk: %s", src,
+                  fd < 0 ? safefile_why(errno) : "larger than the tables can be");
         if (fd >= 0)
             close(fd);
         return -1;
@@ -232,8 +255,6 @@ static int tar_add(struct archive *a, const char *src, const char *name, size_t 
     archive_entry_set_mtime(e, st.st_mtime, 0);
     int rc = archive_write_header(a, e) == ARCHIVE_OK ? 0 : -1;
     archive_entry_free(e);
-    size_t bufsize = 1 << 20;
-    char *buf = xcalloc(1, bufsize); /* one per thread: targets prepare at once */
     off_t left = st.st_size;
     while (rc == 0 && left > 0) {
         ssize_t got = read(fd, buf, bufsize);
@@ -242,7 +263,6 @@ static int tar_add(struct archive *a, const char *src, const char *name, size_t 
         else
             left -= got;
     }
-    free(buf);
     close(fd);
     if (rc < 0)
         log_error("Cannot archive '%s' for the tables disk: %s", src, archive_error_string(a));
@@ -253,9 +273,15 @@ static int tar_add(struct archive *a, const char *src, const char *name, size_t 
  * the new file path. 0, or -1 reported (path removed). */
 static int write_tar(const char *dir, const struct run_config *cfg, const char *path)
 {
+    int dirfd = safefile_open_dir(AT_FDCWD, dir);
+    if (dirfd < 0) {
+        log_error("Cannot open the copy '%s': %s", dir, safefile_why(errno));
+        return -1;
+    }
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         log_error("Cannot create '%s': %s", path, strerror(errno));
+        close(dirfd);
         return -1;
     }
     struct archive *a = archive_write_new();
@@ -264,18 +290,22 @@ static int write_tar(const char *dir, const struct run_config *cfg, const char *
                      archive_write_open_fd(a, fd) == ARCHIVE_OK
                  ? 0
                  : -1;
+    size_t bufsize = 1 << 20;
+    char *buf = xcalloc(1, bufsize); /* not static: targets prepare at once, one thread each */
     for (long long i = 1; rc == 0 && i <= cfg->tables; i++)
         for (size_t e = 0; rc == 0 && both[e]; e++) {
             char name[64], src[PATH_MAX];
             snprintf(name, sizeof(name), "sbtest%lld.%s", i, both[e]);
             path_join(src, sizeof(src), dir, name);
-            rc = tar_add(a, src, name, file_max(cfg));
+            rc = tar_add(a, dirfd, name, src, file_max(cfg), buf, bufsize);
         }
+    free(buf);
     if (archive_write_close(a) != ARCHIVE_OK)
         rc = -1;
     archive_write_free(a);
     if (close(fd) < 0)
         rc = -1;
+    close(dirfd);
     if (rc < 0)
         unlink(path);
     return rc;
@@ -364,27 +394,6 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     return 0;
 }
 
-/* .tmp-<pid>-... (a copy being saved) and .tar-<pid>-... (an archive for a
- * tables disk) left by a vbed that died */
-static void remove_stale(const char *prepared_dir)
-{
-    DIR *d = opendir(prepared_dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        long pid = 0;
-        if ((sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 && sscanf(de->d_name, ".tar-%ld-", &pid) != 1) ||
-            pid <= 1 || pid == (long)getpid())
-            continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        char path[PATH_MAX];
-        path_join(path, sizeof(path), prepared_dir, de->d_name);
-        paths_remove_tree(path);
-    }
-    closedir(d);
-}
 
 /* The exported files from the guest into tmp (this machine); bytes in all. */
 static int fetch_files(struct target *t, const struct run_config *cfg, const char *tmp,
