@@ -205,6 +205,13 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "untuned_miss_cost_ms", jms(p.miss_cost));
     json_object_object_add(o, "untuned_direct_read_extra_ms", jms(p.read_extra));
     json_object_object_add(o, "path_miss_cost_ms", jms(p.path_cost));
+    json_object_object_add(o, "untuned_direct_read_cpu_extra_ms", jms(p.read_cpu_extra));
+    json_object_object_add(o, "untuned_direct_write_cpu_extra_ms", jms(p.write_cpu_extra));
+    json_object_object_add(o, "background_reads_per_tx", jnum(p.bg_reads_a));
+    json_object_object_add(o, "page_writes_per_tx", jnum(p.writes_a));
+    json_object_object_add(o, "background_io_cpu_ms_per_tx", jms(p.io_cpu_a));
+    json_object_object_add(o, "background_io_clock",
+                           jstr(!p.io_priced ? "" : p.io_host ? "host" : "fio"));
     json_object_object_add(o, "decompression_ms_per_tx", jms(p.decomp_a));
     json_object_object_add(o, "untuned_decompression_ms_per_tx", jms(p.decomp_g));
     json_object_object_add(o, "thread_ms_per_tx", jms(p.w_a));

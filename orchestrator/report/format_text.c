@@ -427,15 +427,24 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 : p.agrees ? "-- the prediction holds"
                            : "-- it does not hold",
                 100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
+            char io[300] = "";
+            if (p.io_priced)
+                snprintf(io, sizeof(io),
+                         "; on its O_DIRECT path the background's requests through the virtual "
+                         "disk add %.2f ms: %.2f reads by other threads at %.3f ms and %.2f page "
+                         "writes at %.3f ms of %s each, beyond the page cache's",
+                         1000 * p.io_cpu_a, p.bg_reads_a, 1000 * p.read_cpu_extra, p.writes_a,
+                         1000 * p.write_cpu_extra,
+                         p.io_host ? "the guest's process's CPU on the host" : "fio's CPU in the guest");
             if (p.contention_scaled && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
                     " Its CPU contention %.2f ms per transaction against %s's %.2f: the chain "
                     "waits while its guest's other tasks (%.2f ms of CPU per transaction in %s, "
-                    "of it %.2f InnoDB's background, which goes with the misses: %.2f predicted) "
+                    "of it %.2f InnoDB's background, which goes with the misses%s: %.2f predicted) "
                     "or its client (%.2f ms) run.",
                     1000 * p.contention_a, from, 1000 * p.contention_g, 1000 * p.others_g, from,
-                    1000 * p.background_g, 1000 * p.others_a, 1000 * p.client_g);
+                    1000 * p.background_g, io, 1000 * p.others_a, 1000 * p.client_g);
             else if (used + 1 < len)
                 used += (size_t)snprintf(buf + used, len - used,
                                          " Its CPU contention held at %s's (%s's CPU by task is not known).",

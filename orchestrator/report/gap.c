@@ -66,6 +66,14 @@ enum gap_metric {
     M_PROBE_COLD_READS,
     M_READ_CACHED,
     M_READ_DIRECT,
+    M_READ_CACHED_CPU,
+    M_READ_DIRECT_CPU,
+    M_WRITE_CACHED_CPU,
+    M_WRITE_DIRECT_CPU,
+    M_READ_CACHED_HOST,
+    M_READ_DIRECT_HOST,
+    M_WRITE_CACHED_HOST,
+    M_WRITE_DIRECT_HOST,
     M_GUEST_CPU_USER,
     M_GUEST_CPU_SYSTEM,
     M_TASKS_INTERVAL,
@@ -130,6 +138,14 @@ static const char *const metric_names[M_N] = {
     [M_PROBE_COLD_READS] = "miss_probe_cold_reads",
     [M_READ_CACHED] = "read_probe_cached_ms",
     [M_READ_DIRECT] = "read_probe_direct_ms",
+    [M_READ_CACHED_CPU] = "read_probe_cached_cpu_ms",
+    [M_READ_DIRECT_CPU] = "read_probe_direct_cpu_ms",
+    [M_WRITE_CACHED_CPU] = "write_probe_cached_cpu_ms",
+    [M_WRITE_DIRECT_CPU] = "write_probe_direct_cpu_ms",
+    [M_READ_CACHED_HOST] = "read_probe_cached_host_ms",
+    [M_READ_DIRECT_HOST] = "read_probe_direct_host_ms",
+    [M_WRITE_CACHED_HOST] = "write_probe_cached_host_ms",
+    [M_WRITE_DIRECT_HOST] = "write_probe_direct_host_ms",
     [M_GUEST_CPU_USER] = "guest_cpu_user_s",
     [M_GUEST_CPU_SYSTEM] = "guest_cpu_system_s",
     [M_TASKS_INTERVAL] = "tasks_interval_s",
@@ -353,7 +369,8 @@ static void target_budget(const struct target *t, double w, struct budget *b)
 
 /* Figures of one target, in the order of the fields averaged below. */
 enum {
-    F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_MISS_COST, F_READ_EXTRA, F_LAYER0,
+    F_W, F_BP_HIT, F_COPIES, F_WS, F_BP, F_MEM, F_OVERHEAD, F_MISS_COST, F_READ_EXTRA,
+    F_READ_CPU_EXTRA, F_WRITE_CPU_EXTRA, F_READ_HOST_EXTRA, F_WRITE_HOST_EXTRA, F_LAYER0,
     F_N = F_LAYER0 + 5 * GAP_LAYERS
 };
 
@@ -382,6 +399,13 @@ static void target_figures(const struct target *t, bool guest_arm, double *f)
     /* what a read through the virtual disk costs beyond one from the page
      * cache (workloads/readcost.h), seconds */
     f[F_READ_EXTRA] = (v[M_READ_DIRECT] - v[M_READ_CACHED]) / 1000;
+    /* and the guest's CPU a read and a page write take through it beyond
+     * the same through the page cache, seconds */
+    f[F_READ_CPU_EXTRA] = (v[M_READ_DIRECT_CPU] - v[M_READ_CACHED_CPU]) / 1000;
+    f[F_WRITE_CPU_EXTRA] = (v[M_WRITE_DIRECT_CPU] - v[M_WRITE_CACHED_CPU]) / 1000;
+    /* and the guest's whole process on the host (QEMU) */
+    f[F_READ_HOST_EXTRA] = (v[M_READ_DIRECT_HOST] - v[M_READ_CACHED_HOST]) / 1000;
+    f[F_WRITE_HOST_EXTRA] = (v[M_WRITE_DIRECT_HOST] - v[M_WRITE_CACHED_HOST]) / 1000;
     /* copies: the buffer pool's share of the working set, the guest page
      * cache's (a guest) and the host page cache's -- each at most one copy:
      * a cache that holds more than the working set holds other files too
@@ -589,6 +613,10 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
     out->overhead_bytes = mean[F_OVERHEAD];
     out->miss_cost = mean[F_MISS_COST];
     out->read_extra = mean[F_READ_EXTRA];
+    out->read_cpu_extra = mean[F_READ_CPU_EXTRA];
+    out->write_cpu_extra = mean[F_WRITE_CPU_EXTRA];
+    out->read_host_extra = mean[F_READ_HOST_EXTRA];
+    out->write_host_extra = mean[F_WRITE_HOST_EXTRA];
     for (int l = 0; l < GAP_LAYERS; l++) {
         struct gap_layer_figures *g = &out->layer[l];
         const double *x = &mean[F_LAYER0 + 5 * l];

@@ -194,6 +194,13 @@ struct gap_arm {
     double read_extra;        /* seconds a read through the virtual disk costs beyond one
                                  from the guest page cache (read_probe_*_ms,
                                  workloads/readcost.h); NAN n/a */
+    double read_cpu_extra;    /* the guest's CPU seconds such a read takes beyond one from
+                                 its page cache (read_probe_*_cpu_ms); NAN n/a */
+    double write_cpu_extra;   /* and a page write with O_DIRECT beyond one into its page
+                                 cache (write_probe_*_cpu_ms); NAN n/a */
+    double read_host_extra;   /* the same, as the CPU of the guest's whole QEMU process on
+                                 the host (read_probe_*_host_ms); NAN n/a */
+    double write_host_extra;  /* (write_probe_*_host_ms); NAN n/a */
     struct gap_layer_figures layer[GAP_LAYERS];
     double copies; /* copies of the data held at once; NAN unknown */
     const char *hypervisor_fields; /* the first run's meta.json hypervisor_fields, "" if none */

@@ -52,6 +52,17 @@ static double contention_saved(const struct prediction *p)
     return p->contention_scaled ? p->contention_g - p->contention_a : 0;
 }
 
+/* what A's O_DIRECT path adds to the chain's time per transaction, beyond
+ * its reads' waits: x for each of its own misses where the background's
+ * requests are priced as CPU (in the contention term), else x for every
+ * miss; 0 off that path */
+static double path_term(const struct prediction *p)
+{
+    if (!isfinite(p->path_cost))
+        return 0;
+    return (p->io_priced ? p->own_a : p->misses_a) * fmax(0, p->read_extra);
+}
+
 /* how much longer A's run made a transaction of G's than G's run did:
  * 1 + s x (u_A / u_G - 1); NAN where a speed or the share is unknown */
 static double stretch(const struct prediction *p)
@@ -94,8 +105,7 @@ static void implied(struct prediction *out, const struct gap_arm *g, const struc
     double w = k / out->measured, f = stretch(out);
     if (f > 0)
         w /= f;
-    double rest = w_g - R_g + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) +
-                  (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0) -
+    double rest = w_g - R_g + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) + path_term(out) -
                   contention_saved(out);
     out->implied_miss_cost = out->lat_g + (rest - w) / saved;
     out->saved_cpu = (gap_arm_part(g, GAP_CPU) - gap_arm_part(a, GAP_CPU)) / saved;
@@ -105,7 +115,8 @@ static void implied(struct prediction *out, const struct gap_arm *g, const struc
 }
 
 /* q_A from G's tasks (predict.h); contention_scaled false where they were
- * not read. f: m_A / m_G */
+ * not read. f: m_A / m_G. io_cpu_a (the background's device requests on
+ * A's O_DIRECT path) goes into O_A. */
 static void contention(struct prediction *out, const struct gap_arm *g, double f)
 {
     out->contention_g = out->contention_a = gap_arm_part(g, GAP_CONTENTION);
@@ -113,7 +124,8 @@ static void contention(struct prediction *out, const struct gap_arm *g, double f
     out->background_g = g->tasks[GAP_TASK_PAGE_CLEANER] + g->tasks[GAP_TASK_INNODB_POOL] +
                         g->tasks[GAP_TASK_MARIADBD_OTHER];
     out->client_g = g->client_cpu;
-    out->others_a = out->others_g - out->background_g * (1 - f);
+    out->others_a = out->others_g - out->background_g * (1 - f) +
+                    (out->io_priced ? out->io_cpu_a : 0);
     double base = out->others_g + out->client_g;
     out->contention_scaled = isfinite(out->contention_g) && isfinite(out->background_g) &&
                              isfinite(out->others_a) && base > 0 && out->others_a >= 0 &&
@@ -160,6 +172,8 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
     out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
     out->background_g = out->client_g = out->own_g = out->own_a = NAN;
+    out->writes_g = out->writes_a = out->bg_reads_a = out->io_cpu_a = NAN;
+    out->read_cpu_extra = out->write_cpu_extra = NAN;
     out->from = r->first_guest_arm;
     const struct report_cell *cells = r->variants[v].cells;
     const struct report_cell *ca = &cells[arm];
@@ -255,6 +269,24 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         if (a->direct && isfinite(out->read_extra) && isfinite(dev)) {
             out->lat_a = a->cache_none ? dev : 0;
             out->path_cost = out->miss_cost - out->lat_g + fmax(0, out->read_extra) + out->lat_a;
+            /* the background's misses and page writes become requests
+             * through the virtual disk too: CPU of the guest's other tasks
+             * (the I/O probe's), which the contention term carries */
+            out->writes_g = L[GAP_LAYER_INNODB].writes;
+            /* the host's clock where the probe read it (what a request
+             * costs the guest's process whole), else fio's thread's */
+            out->io_host = isfinite(g->read_host_extra) && isfinite(g->write_host_extra);
+            double yr = out->io_host ? g->read_host_extra : g->read_cpu_extra;
+            double yw = out->io_host ? g->write_host_extra : g->write_cpu_extra;
+            if (isfinite(yr) && isfinite(yw) && isfinite(out->writes_g) && out->writes_g >= 0) {
+                out->read_cpu_extra = fmax(0, yr);
+                out->write_cpu_extra = fmax(0, yw);
+                out->bg_reads_a = fmax(0, out->misses_a - out->own_a);
+                out->writes_a = out->writes_g * ma / mg;
+                out->io_cpu_a =
+                    out->bg_reads_a * out->read_cpu_extra + out->writes_a * out->write_cpu_extra;
+                out->io_priced = true;
+            }
         }
     } else {
         if (!isfinite(out->decomp_g))
@@ -265,8 +297,11 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         saved = out->decomp_g - out->decomp_a;
     }
     contention(out, g, mg > 0 ? ma / mg : 1);
-    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved +
-               (isfinite(out->path_cost) ? out->misses_a * fmax(0, out->read_extra) : 0) -
+    /* without the tasks probe there is no contention term to carry the
+     * background's requests: every miss pays x in the chain, as before */
+    if (out->io_priced && !out->contention_scaled)
+        out->io_priced = false;
+    out->w_a = w - R + (out->reads_a > 0 ? out->reads_a * out->lat_a : 0) - saved + path_term(out) -
                contention_saved(out);
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");

@@ -52,6 +52,28 @@
  *              w_A = w_G - R_G + r_A x l_A - (f_G - f_A) x max(0, c_G - l_G)
  *                    + m_A x x
  *            (a miss on A's path costs c_A = c_G - l_G + x + l_A)
+ *            With the probe's CPU figures too and G's tasks read (below):
+ *            y_r, y_w, the guest's CPU a read and a page write take through
+ *            the virtual disk beyond the same through its page cache
+ *            (readcost.h); W_G, G's InnoDB data writes per transaction,
+ *            W_A = W_G x miss(pool_A) / miss(pool_G) (a page is written when
+ *            the pool evicts it dirty). On A's O_DIRECT path the misses
+ *            read by other threads (read-ahead, purge: m_A - f_A) and every
+ *            page write become requests too; they are not the chain's time
+ *            but CPU of the guest's other tasks, I_A = (m_A - f_A) x y_r +
+ *            W_A x y_w, which reaches the chain through its vCPU's run queue
+ *            (q_A below). Only the chain's own misses then pay x in w_A:
+ *              w_A = w_G - R_G + r_A x l_A - (f_G - f_A) x max(0, c_G - l_G)
+ *                    + f_A x x - (q_G - q_A)
+ *            In G both land in the guest page cache: a page write there
+ *            costs its writer a copy, and the guest kernel's writeback
+ *            later is in O_G. y_r and y_w are the host's figures (the
+ *            guest's whole QEMU process per request) where the probe read
+ *            them, else fio's thread's. In the quickstart here (TCG) they
+ *            came to 4.5-6.2 ms a transaction, about what m_A x x charged:
+ *            what tuned loses beyond its prediction (13-73 % in three runs)
+ *            is a slowdown of everything in its guests, not its requests'
+ *            own cost (README).
  *   q_A      A's CPU contention: in G the chain waits in its vCPU's run
  *            queue while the guest's other tasks or its own client run.
  *            From the tasks probe (probes/tasks.h): O_G, the CPU of G's
@@ -59,7 +81,8 @@
  *            chain's own), of it B_G InnoDB's background (the page cleaner,
  *            the task pool, mariadbd's other threads: the dirty pages a
  *            miss evicts flushed, read-ahead, I/O completions), which goes
- *            with the misses, O_A = O_G - B_G x (1 - m_A / m_G); C_G the
+ *            with the misses, O_A = O_G - B_G x (1 - m_A / m_G) (+ I_A on
+ *            an O_DIRECT path the I/O probe priced); C_G the
  *            chain's client CPU; q_A = q_G x (O_A + C_G) / (O_G + C_G), and
  *            w_A above gains - (q_G - q_A). Results without the tasks probe
  *            hold contention at G's (q_A = q_G).
@@ -125,6 +148,14 @@ struct prediction {
     double miss_cost;           /* G's seconds per miss (the probe); NAN: not measured */
     double read_extra;          /* G's direct read - cached read (readcost.h), s; NAN */
     double path_cost;           /* a miss on A's O_DIRECT path, s; NAN: not used */
+    /* the background's requests on A's O_DIRECT path, priced as the guest's
+     * CPU by the I/O probe (io_priced; else NAN and false) */
+    bool io_priced;
+    bool io_host;               /* y_r, y_w on the host's clock (QEMU's CPU), else fio's */
+    double read_cpu_extra, write_cpu_extra; /* y_r, y_w: s of CPU a request */
+    double writes_g, writes_a;  /* InnoDB's data writes per transaction (W_G, W_A) */
+    double bg_reads_a;          /* A's misses read by other threads: m_A - f_A */
+    double io_cpu_a;            /* (m_A - f_A) x y_r + W_A x y_w, s per transaction */
     double decomp_g, decomp_a;  /* without miss_cost: decompression CPU, s per transaction */
     /* the contention term (seconds per transaction, G's unless said):
      * contention_scaled false (results without the tasks probe) holds

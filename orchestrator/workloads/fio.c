@@ -60,6 +60,26 @@ int fio_randread_cmdline(struct fio_cmdline *c, const char *file, long long bs, 
     return finish(c, i, used);
 }
 
+int fio_randwrite_cmdline(struct fio_cmdline *c, const char *file, long long bs, long long size,
+                          bool direct, int n, bool unlink)
+{
+    size_t used = 0, i = 0;
+    memset(c, 0, sizeof(*c));
+    c->argv[i++] = "fio";
+    c->argv[i++] = "--name=vbed";
+    c->argv[i++] = keep(c, &used, "--filename=%s", file);
+    c->argv[i++] = "--rw=randwrite";
+    c->argv[i++] = keep(c, &used, "--bs=%lld", bs);
+    c->argv[i++] = keep(c, &used, "--size=%lld", size);
+    c->argv[i++] = n > 0 ? keep(c, &used, "--number_ios=%d", n) : "--create_only=1";
+    c->argv[i++] = "--ioengine=psync";
+    c->argv[i++] = direct ? "--direct=1" : "--direct=0";
+    c->argv[i++] = "--randrepeat=1";
+    if (unlink)
+        c->argv[i++] = "--unlink=1";
+    return finish(c, i, used);
+}
+
 /* a number member of o, or NAN */
 static double num(json_object *o, const char *key)
 {
@@ -135,6 +155,12 @@ static int parse_job(json_object *job, struct fio_result *out, char *err, size_t
     out->mb_s = bw / 1e6;
     out->iops = iops;
     out->lat_mean_ms = lat_mean / 1e6;
+    /* percentages of the job's runtime (job_runtime, fio 3.x; the
+     * direction's where it is absent); one thread is never on two CPUs */
+    double usr = num(job, "usr_cpu"), sys = num(job, "sys_cpu"), job_ms = num(job, "job_runtime");
+    if (!sane(job_ms) || job_ms <= 0)
+        job_ms = runtime_ms;
+    out->cpu_ms = sane(usr) && sane(sys) && usr + sys <= 100.5 ? (usr + sys) / 100 * job_ms : NAN;
     json_object *pct = member(member(op, "clat_ns"), "percentile");
     double p50 = num(pct, "50.000000"), p95 = num(pct, "95.000000"), p99 = num(pct, "99.000000"),
            p999 = num(pct, "99.900000");
@@ -183,3 +209,4 @@ cleanup:
     json_object_put(root);
     return rc;
 }
+

@@ -31,6 +31,15 @@ int fio_cmdline(struct fio_cmdline *c, const struct run_config *cfg, bool write,
  * same offsets every time (--randrepeat=1). 0, or -1 if file does not fit. */
 int fio_randread_cmdline(struct fio_cmdline *c, const char *file, long long bs, bool direct, int n);
 
+/* fio's argv for n random writes of bs bytes into file, direct (O_DIRECT)
+ * or through the page cache, without an fsync (what a page write costs its
+ * writer); fio lays out the file (size bytes) first where it is not yet
+ * there, and n = 0 does only that (--create_only). unlink: the file is
+ * removed after the job. The same offsets every time. 0, or -1 if file
+ * does not fit. */
+int fio_randwrite_cmdline(struct fio_cmdline *c, const char *file, long long bs, long long size,
+                          bool direct, int n, bool unlink);
+
 struct fio_result {
     bool write;                /* the direction that moved the bytes */
     long long io_bytes;
@@ -38,6 +47,8 @@ struct fio_result {
     double mb_s;               /* bw_bytes / 1e6: decimal megabytes a second */
     double iops;
     double lat_mean_ms;        /* total latency of one block: submission + completion */
+    double cpu_ms;             /* the job thread's user + system CPU over its runtime (fio's
+                                  usr_cpu and sys_cpu, % of it); NAN where not reported */
     double clat_p50_ms, clat_p95_ms, clat_p99_ms, clat_p999_ms; /* completion latency */
     bool have_percentiles;
     char version[32];          /* "fio-3.33" */

@@ -1,53 +1,158 @@
-/* readcost.c: a cached and a direct read of the table's file in a guest
- * (see readcost.h). */
+/* readcost.c: what a read and a page write through a guest's virtual disk
+ * cost, beyond the same through its page cache (see readcost.h). */
 #include "workloads/readcost.h"
 
 #include "util/log.h"
 #include "workloads/fio.h"
 #include "workloads/workload.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* one fio job of n reads; its result into *out. -1 said */
-static int one(struct wl_job *j, bool direct, struct fio_result *out)
+/* what one kind of request cost, per request: its mean latency, fio's
+ * thread's CPU, and the guest's whole process on the host (QEMU: its
+ * vCPUs, I/O threads and main loop), ms; NAN where not known */
+struct cost {
+    double lat, cpu, host;
+    long long ios; /* requests made: at most the job's n, fewer where the file is smaller */
+};
+
+/* One kind of request: READCOST_IOS reads of the table or writes of the
+ * scratch file, direct or cached, in one fio job (n requests: a warm-up
+ * job's READCOST_WARM_IOS). -1 said */
+static int kind(struct wl_job *j, bool write, bool direct, bool unlink_after, int n, struct cost *out)
 {
-    const char *what = direct ? "direct" : "cached";
+    const char *what = write ? (direct ? "direct writes" : "cached writes")
+                             : (direct ? "direct reads" : "cached reads");
+    char out_name[64];
+    snprintf(out_name, sizeof(out_name), "%s-probe-%s%s.json", write ? "write" : "read",
+             direct ? "direct" : "cached", n == READCOST_IOS ? "" : "-warm");
     struct fio_cmdline c;
-    if (fio_randread_cmdline(&c, READCOST_FILE, READCOST_BS, direct, READCOST_IOS) < 0)
-        return -1;
+    int rc = write ? fio_randwrite_cmdline(&c, READCOST_WRITE_FILE, READCOST_BS, READCOST_WRITE_SIZE,
+                                           direct, n, unlink_after)
+                   : fio_randread_cmdline(&c, READCOST_FILE, READCOST_BS, direct, n);
     int exitcode = -1;
-    if (target_start(j->t, c.argv, NULL, direct ? "read-probe-direct.json" : "read-probe-cached.json") < 0 ||
+    double host0 = target_cpu_s(j->t);
+    if (rc < 0 || target_start(j->t, c.argv, NULL, out_name) < 0 ||
         target_wait(j->t, 120, 200, &exitcode) < 0 || exitcode != 0) {
-        log_warn("%s: the read probe's %s reads did not complete (exit %d): no read cost", j->t->name, what,
+        log_warn("%s: the I/O probe's %s did not complete (exit %d): no I/O cost", j->t->name, what,
                  exitcode);
         return -1;
     }
+    double host1 = target_cpu_s(j->t);
     char *text = target_output(j->t), err[256];
-    int rc = text ? fio_parse(text, out, err, sizeof(err)) : -1;
-    bool usable = rc == 0 && !out->write && out->lat_mean_ms > 0;
-    if (!usable)
-        log_warn("%s: the read probe's %s report is not usable (%s): no read cost", j->t->name, what,
-                 !text ? "no output" : rc < 0 ? err : "not a read, or no latency");
+    struct fio_result r;
+    rc = text ? fio_parse(text, &r, err, sizeof(err)) : -1;
     free(text);
-    return usable ? 0 : -1;
+    if (rc < 0 || !(r.lat_mean_ms > 0)) {
+        log_warn("%s: the I/O probe's %s report is not usable (%s): no I/O cost", j->t->name, what,
+                 !text ? "no output" : rc < 0 ? err : "no latency");
+        return -1;
+    }
+    /* fio stops at n requests or at the file's end, whichever comes first
+     * (a test's small table has fewer pages than n) */
+    out->ios = r.io_bytes / READCOST_BS;
+    if (r.write != write || r.io_bytes % READCOST_BS || out->ios < 1 || out->ios > n) {
+        log_warn("%s: the I/O probe's %s moved %lld bytes %s, not up to %d requests of %d: no I/O "
+                 "cost",
+                 j->t->name, what, r.io_bytes, r.write ? "written" : "read", n, READCOST_BS);
+        return -1;
+    }
+    out->lat = r.lat_mean_ms;
+    out->cpu = r.cpu_ms / (double)out->ios;
+    out->host = host0 >= 0 && host1 >= host0 ? 1000 * (host1 - host0) / (double)out->ios : NAN;
+    return 0;
+}
+
+/* reads: a few direct ones first (under emulation a code path's first run
+ * is mostly its translation: fio's own and the kernel's direct path), then
+ * cached (where the page cache holds the table, the direct reads that
+ * follow leave it as it was), then direct */
+static int reads(struct wl_job *j, struct cost k[2])
+{
+    struct cost warm;
+    return kind(j, false, true, false, READCOST_WARM_IOS, &warm) < 0 ||
+                   kind(j, false, false, false, READCOST_IOS, &k[0]) < 0 ||
+                   kind(j, false, true, false, READCOST_IOS, &k[1]) < 0
+               ? -1
+               : 0;
+}
+
+/* the scratch file laid out, then direct writes (on clean pages), then
+ * writes into the page cache, which remove it */
+static int writes(struct wl_job *j, struct cost k[2])
+{
+    struct fio_cmdline c;
+    if (fio_randwrite_cmdline(&c, READCOST_WRITE_FILE, READCOST_BS, READCOST_WRITE_SIZE, false, 0,
+                              false) < 0)
+        return -1;
+    int exitcode = -1;
+    if (target_start(j->t, c.argv, NULL, "write-probe-layout.json") < 0 ||
+        target_wait(j->t, 120, 200, &exitcode) < 0 || exitcode != 0) {
+        log_warn("%s: the I/O probe could not lay out %s (exit %d): no write cost", j->t->name,
+                 READCOST_WRITE_FILE, exitcode);
+        return -1;
+    }
+    return kind(j, true, true, false, READCOST_IOS, &k[1]) < 0 ||
+                   kind(j, true, false, true, READCOST_IOS, &k[0]) < 0
+               ? -1
+               : 0;
+}
+
+/* one figure of a pair (cached, direct: the field at offset off of struct
+ * cost) as samples prefix_{cached,direct}suffix, and said; not where
+ * either is unknown */
+static void figure(struct wl_job *j, const char *prefix, const char *suffix, size_t off,
+                   const char *said, const char *noun, const struct cost k[2])
+{
+    double v[2];
+    for (int d = 0; d < 2; d++)
+        memcpy(&v[d], (const char *)&k[d] + off, sizeof(double));
+    if (!isfinite(v[0]) || !isfinite(v[1]))
+        return;
+    static const char *const how[2] = {"cached", "direct"};
+    for (int d = 0; d < 2; d++) {
+        char m[64];
+        snprintf(m, sizeof(m), "%s_%s%s", prefix, how[d], suffix);
+        samples_add(j->samples, m, v[d], "ms", j->t->guest, NULL, 0, NULL);
+    }
+    log_info("%s: %s %s: %.3f ms through the page cache, %.3f ms through the virtual disk",
+             j->t->name, said, noun, v[0], v[1]);
+}
+
+/* a pair's samples: its latencies, and its CPU figures where both jobs
+ * made as many requests (the host's hold fio's start and exit: a pair's
+ * difference cancels them only then) */
+static void record(struct wl_job *j, const char *prefix, const char *noun, const struct cost k[2])
+{
+    figure(j, prefix, "_ms", offsetof(struct cost, lat), "the latency of a 16 KiB", noun, k);
+    if (k[0].ios != k[1].ios) {
+        log_warn("%s: the I/O probe's %s jobs made %lld and %lld requests: no CPU figures",
+                 j->t->name, noun, k[0].ios, k[1].ios);
+        return;
+    }
+    figure(j, prefix, "_cpu_ms", offsetof(struct cost, cpu), "fio's CPU per", noun, k);
+    figure(j, prefix, "_host_ms", offsetof(struct cost, host), "QEMU's CPU on the host per", noun, k);
 }
 
 int readcost_probe(struct wl_job *j)
 {
     if (!j->t->own_kernel || !j->t->sql)
         return 0;
-    /* cached first: where the page cache holds the table, the direct reads
-     * that follow leave it as it was */
-    struct fio_result cached, direct;
-    if (one(j, false, &cached) < 0 || one(j, true, &direct) < 0)
+    struct cost k[2];
+    if (reads(j, k) < 0)
         return 0;
-    struct samples *s = j->samples;
-    int g = j->t->guest;
-    samples_add(s, "read_probe_cached_ms", cached.lat_mean_ms, "ms", g, NULL, 0, NULL);
-    samples_add(s, "read_probe_direct_ms", direct.lat_mean_ms, "ms", g, NULL, 0, NULL);
-    samples_add(s, "read_probe_ios", (double)(direct.io_bytes / READCOST_BS), "count", g, NULL, 0, NULL);
-    log_info("%s: a %d KiB read costs %.3f ms from the page cache, %.3f ms through the virtual disk",
-             j->t->name, READCOST_BS / 1024, cached.lat_mean_ms, direct.lat_mean_ms);
+    record(j, "read_probe", "read", k);
+    samples_add(j->samples, "read_probe_ios", (double)k[1].ios, "count", j->t->guest, NULL, 0, NULL);
+    if (writes(j, k) < 0) {
+        char *gone = target_sh(j->t, "rm -f " READCOST_WRITE_FILE, 30);
+        free(gone);
+        return 0;
+    }
+    record(j, "write_probe", "page write", k);
     return 0;
 }

@@ -245,6 +245,22 @@ jq -se 'map(select(.labels.arm == "guest" and (.metric | startswith("read_probe_
   fail "in the untuned guest a direct read did not cost more than a cached one"
 echo "$out" | grep -E "^  tuned: predicted .* ms on its path: a read through guest's virtual disk costs [0-9.]+ ms more" ||
   fail "tuned's prediction does not price its misses on its path"
+# and its page writes: what a request costs, fio's thread's CPU and the
+# guest's process's on the host, in the four guests; in the untuned guest a
+# direct read and a direct page write take more of fio's CPU than cached
+# ones; tuned's prediction moves the background's requests into its
+# contention at the host's price
+for m in write_probe_direct_ms write_probe_cached_ms read_probe_direct_cpu_ms write_probe_direct_cpu_ms \
+         read_probe_direct_host_ms write_probe_direct_host_ms; do
+  [ "$(q ".metric == \"$m\" and .value > 0" | grep -c .)" -eq 4 ] ||
+    fail "the I/O probe recorded $m in $(q ".metric == \"$m\"" | grep -c .) of 4 guests"
+done
+jq -se 'map(select(.labels.arm == "guest" and (.metric | test("^(read|write)_probe_.*_cpu_ms$")))) | group_by(.labels.guest)
+  | map(map({(.metric): .value}) | add) | length == 2 and
+    all(.read_probe_direct_cpu_ms > .read_probe_cached_cpu_ms and .write_probe_direct_cpu_ms > .write_probe_cached_cpu_ms)' "$s" >/dev/null ||
+  fail "in the untuned guest a direct request did not take more of fio's CPU than a cached one"
+echo "$out" | grep -E "^  tuned: predicted .*; on its O_DIRECT path the background's requests through the virtual disk add [0-9.]+ ms: .* of the guest's process's CPU on the host each" ||
+  fail "tuned's prediction does not price the background's requests"
 # the tasks probe (probes/tasks.h) read every guest's tasks: mariadbd's
 # connections and its page cleaner told apart by performance_schema, kernel
 # threads by their flag, and the tasks account for the guest's busy time (a

@@ -5,6 +5,7 @@
 #include "testutil.h"
 #include "scenario/keys.h"
 #include "image/archive.h"
+#include "util/shquote.h"
 #include "workloads/fio.h"
 #include "workloads/workload.h"
 
@@ -70,6 +71,16 @@ static void real_outputs(void **state)
     assert_rel_near(r.mb_s, 75.234152);
     assert_rel_near(r.iops, 18367.713004);
     assert_rel_near(r.clat_p99_ms, 0.193536);
+    /* its thread's CPU: sys_cpu 32.432432 % of job_runtime 222 ms */
+    assert_rel_near(r.cpu_ms, 0.32432432 * 222);
+
+    /* the I/O probe's direct page writes in a guest under TCG (1000 of 16
+     * KiB): usr_cpu 5.236486 + sys_cpu 70.777027 % of 592 ms */
+    r = parse_fixture("randwrite-16k-direct-guest.json", 0, err, sizeof(err));
+    assert_true(r.write);
+    assert_int_equal(r.io_bytes, 16384000);
+    assert_rel_near(r.lat_mean_ms, 0.566111469);
+    assert_rel_near(r.cpu_ms, (0.05236486 + 0.70777027) * 592);
 }
 
 /* fio could not open its file (ENOENT): its JSON says error 2 */
@@ -312,11 +323,80 @@ static void parse_ops(void **state)
                      -1);
 }
 
+/* the I/O probe's writes (workloads/readcost.h): laid out once, then
+ * random writes on the same offsets without an fsync, the file removed by
+ * the last job */
+static void randwrite_cmdline(void **state)
+{
+    (void)state;
+    struct fio_cmdline c;
+    assert_int_equal(fio_randwrite_cmdline(&c, "/d/f", 16384, 16 << 20, true, 1000, false), 0);
+    static const char *const want[] = {
+        "fio", "--name=vbed", "--filename=/d/f", "--rw=randwrite", "--bs=16384", "--size=16777216",
+        "--number_ios=1000", "--ioengine=psync", "--direct=1", "--randrepeat=1",
+        "--output-format=json", NULL};
+    for (size_t i = 0; want[i]; i++)
+        assert_string_equal(c.argv[i], want[i]);
+    assert_null(c.argv[11]);
+    assert_int_equal(fio_randwrite_cmdline(&c, "/d/f", 16384, 16 << 20, false, 0, true), 0);
+    assert_string_equal(c.argv[6], "--create_only=1");
+    assert_string_equal(c.argv[8], "--direct=0");
+    assert_string_equal(c.argv[10], "--unlink=1");
+    for (size_t i = 0; c.argv[i]; i++)
+        assert_null(strstr(c.argv[i], "fsync"));
+}
+
+/* fio's output of argv, run by this machine's fio into dir/out (read back,
+ * malloc'd); its exit status 0 asserted */
+static char *run_fio(const char *const argv[], const char *dir)
+{
+    char *cmd = shquote_argv(argv), *line = NULL, out[128];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    assert_true(asprintf(&line, "%s > %s", cmd, out) > 0);
+    assert_int_equal(system(line), 0);
+    free(cmd);
+    free(line);
+    char *text = test_read_file(out);
+    assert_non_null(text);
+    assert_int_equal(unlink(out), 0);
+    return text;
+}
+
+/* The I/O probe's write jobs run for real: laid out, then 200 writes
+ * that parse as writes of 200 blocks with their thread's CPU, the file
+ * removed by the job that says so */
+static void randwrite_for_real(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/vbed-fio-XXXXXX", file[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/f", dir);
+    struct fio_cmdline c;
+    struct stat st;
+    assert_int_equal(fio_randwrite_cmdline(&c, file, 4096, 1 << 20, false, 0, false), 0);
+    free(run_fio(c.argv, dir));
+    assert_int_equal(stat(file, &st), 0);
+    assert_int_equal(st.st_size, 1 << 20);
+    assert_int_equal(fio_randwrite_cmdline(&c, file, 4096, 1 << 20, false, 200, true), 0);
+    char *text = run_fio(c.argv, dir), err[256];
+    struct fio_result r;
+    assert_int_equal(fio_parse(text, &r, err, sizeof(err)), 0);
+    free(text);
+    assert_true(r.write);
+    assert_int_equal(r.io_bytes, 200 * 4096);
+    assert_true(isfinite(r.cpu_ms) && r.cpu_ms >= 0);
+    assert_true(r.cpu_ms <= 1000 * r.runtime_s + 1);
+    assert_int_equal(stat(file, &st), -1); /* --unlink=1 */
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(real_outputs), cmocka_unit_test(error_report), cmocka_unit_test(malformed),
-        cmocka_unit_test(cmdline),      cmocka_unit_test(archive_fixed), cmocka_unit_test(registry), cmocka_unit_test(parse_ops),
+        cmocka_unit_test(cmdline),      cmocka_unit_test(randwrite_cmdline),
+        cmocka_unit_test(randwrite_for_real),
+        cmocka_unit_test(archive_fixed), cmocka_unit_test(registry), cmocka_unit_test(parse_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * An arm with another number of guests is not predicted. Each tuned arm
  * also splits against the untuned guest (what its tuning won or lost). */
 #include "testutil.h"
+#include "report/format.h"
 #include "report/predict.h"
 #include "report/report.h"
 
@@ -128,6 +129,12 @@ static void target(FILE *f, const char *arm, int seq, int guest, double T, doubl
 /* split false: performance_schema off, mariadbd's threads not told apart
  * (probes/tasks.h): its CPU whole, no group of it */
 static bool split = true;
+/* cpuprobe: the I/O probe's CPU figures (readcost.h) in the untuned guest,
+ * and its InnoDB data writes: 1500 in 300 transactions, 5 a transaction */
+static bool cpuprobe = false;
+/* hostprobe: and the host's CPU of the guest's process per request (a read
+ * 1.0 ms more through the virtual disk, a page write 1.2 ms more) */
+static bool hostprobe = false;
 
 static void tasks(FILE *f, const char *arm, int seq, int guest)
 {
@@ -191,6 +198,19 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
         if (readprobe) {
             sample(f, "read_probe_cached_ms", 0.1, "guest", 2, g, NULL);
             sample(f, "read_probe_direct_ms", 1.1, "guest", 2, g, NULL);
+        }
+        if (cpuprobe) {
+            sample(f, "read_probe_cached_cpu_ms", 0.05, "guest", 2, g, NULL);
+            sample(f, "read_probe_direct_cpu_ms", 0.55, "guest", 2, g, NULL);
+            sample(f, "write_probe_cached_cpu_ms", 0.1, "guest", 2, g, NULL);
+            sample(f, "write_probe_direct_cpu_ms", 0.9, "guest", 2, g, NULL);
+            sample(f, "innodb_data_writes", 1500, "guest", 2, g, "innodb");
+        }
+        if (hostprobe) {
+            sample(f, "read_probe_cached_host_ms", 0.3, "guest", 2, g, NULL);
+            sample(f, "read_probe_direct_host_ms", 1.3, "guest", 2, g, NULL);
+            sample(f, "write_probe_cached_host_ms", 0.4, "guest", 2, g, NULL);
+            sample(f, "write_probe_direct_host_ms", 1.6, "guest", 2, g, NULL);
         }
         target(f, "tuned", 3, g, 210, 2000, 12.0);
         sample(f, "buffer_pool_bytes", 8 << 20, "tuned", 3, g, NULL);
@@ -488,6 +508,86 @@ static void contention_from_the_guests_tasks(void **state)
     unbuild(&b);
 }
 
+/* With the I/O probe's CPU figures (a read through the virtual disk takes
+ * 0.5 ms more of the guest's CPU than one from its page cache, a page
+ * write 0.8 ms more than one into it) and the guest's tasks: on tuned's
+ * O_DIRECT path the 5 misses a transaction read by other threads and the 5
+ * page writes become requests, 5 x 0.5 + 5 x 0.8 = 6.5 ms of the guest's
+ * other tasks' CPU: O_A = 17 + 6.5 ms, q_A = 7 x (23.5 + 5) / (17 + 5) ms;
+ * the chain pays x only for its own 10 misses: w = 100 - 20 + 10 x 5 + 10
+ * x 1 + (q_A - 7) = 140 + q_A - 7 ms (145 without the CPU figures, every
+ * miss paying x). tuned_memory misses and writes nothing: as before. */
+static void background_requests_as_cpu(void **state)
+{
+    (void)state;
+    cpuprobe = true;
+    struct built b = build(true, true, false, true);
+    cpuprobe = false;
+    struct report *r = b.r;
+    struct prediction p;
+    predict_arm(r, 0, 2, &p);
+    assert_true(p.valid && p.io_priced && p.contention_scaled);
+    assert_near(p.read_cpu_extra, 0.0005, 1e-12);
+    assert_near(p.write_cpu_extra, 0.0008, 1e-12);
+    assert_near(p.writes_g, 5, 1e-9);
+    assert_near(p.writes_a, 5, 1e-9);
+    assert_near(p.bg_reads_a, 5, 1e-9);
+    assert_near(p.io_cpu_a, 0.0065, 1e-12);
+    assert_near(p.others_a, 0.0235, 1e-12);
+    double q = 0.007 * 28.5 / 22;
+    assert_near(p.contention_a, q, 1e-12);
+    assert_near(p.w_a, 0.140 + q - 0.007, 1e-12);
+    assert_near(p.predicted, 1 / (0.140 + q - 0.007), 1e-9);
+    char text[4096];
+    report_prediction_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "which goes with the misses; on its O_DIRECT path the background's "
+                                 "requests through the virtual disk add 6.50 ms: 5.00 reads by "
+                                 "other threads at 0.500 ms and 5.00 page writes at 0.800 ms of "
+                                 "fio's CPU in the guest each, beyond the page cache's: 23.50 "
+                                 "predicted)"));
+    /* and in the JSON report, beside the prediction */
+    char *json = NULL;
+    size_t json_len = 0;
+    FILE *f = open_memstream(&json, &json_len);
+    report_print_json(r, f);
+    fclose(f);
+    assert_non_null(strstr(json, "\"untuned_direct_read_cpu_extra_ms\": 0.5,"));
+    assert_non_null(strstr(json, "\"untuned_direct_write_cpu_extra_ms\": 0.8,"));
+    assert_non_null(strstr(json, "\"background_io_cpu_ms_per_tx\": 6.5,"));
+    assert_non_null(strstr(json, "\"background_io_clock\": \"fio\""));
+    free(json);
+    predict_arm(r, 0, 3, &p);
+    assert_true(p.valid && p.io_priced);
+    assert_near(p.io_cpu_a, 0, 0);
+    assert_near(p.w_a, 0.050 - (0.007 - 0.007 * 12 / 22), 1e-12);
+    unbuild(&b);
+
+    /* the host's clock, where the probe read it, prices them instead:
+     * 5 x 1.0 + 5 x 1.2 = 11 ms */
+    cpuprobe = hostprobe = true;
+    b = build(true, true, false, true);
+    cpuprobe = hostprobe = false;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.valid && p.io_priced && p.io_host);
+    assert_near(p.io_cpu_a, 0.011, 1e-12);
+    q = 0.007 * 33 / 22;
+    assert_near(p.w_a, 0.140 + q - 0.007, 1e-12);
+    report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "5.00 page writes at 1.200 ms of the guest's process's CPU on the "
+                                 "host each"));
+    unbuild(&b);
+
+    /* without the guest's tasks there is no contention term to carry
+     * them: every miss pays x in the chain, as without the CPU figures */
+    cpuprobe = true;
+    b = build(true, true, false, false);
+    cpuprobe = false;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.valid && !p.io_priced);
+    assert_near(p.w_a, 0.145, 1e-12);
+    unbuild(&b);
+}
+
 /* The machine's speed per run (host_speed_unit_ms: 11, 10, 12, 12, 10 ms
  * for runs 1-5, median 11): each arm's index is 11 / its unit, the note
  * gives the extremes 11/12 and 11/10, and the tuned arm's prediction at its
@@ -643,6 +743,7 @@ int main(void)
         cmocka_unit_test(predicted_from_the_miss_cost),
         cmocka_unit_test(predicted_from_the_read_probe),
         cmocka_unit_test(contention_from_the_guests_tasks),
+        cmocka_unit_test(background_requests_as_cpu),
         cmocka_unit_test(machine_speed),
         cmocka_unit_test(too_uncertain_to_judge),
         cmocka_unit_test(not_predicted_across_uncovered_keys),
