@@ -71,9 +71,11 @@
  *            guest's whole QEMU process per request) where the probe read
  *            them, else fio's thread's. In the quickstart here (TCG) they
  *            came to 4.5-6.2 ms a transaction, about what m_A x x charged:
- *            what tuned loses beyond its prediction (13-73 % in three runs)
- *            is a slowdown of everything in its guests, not its requests'
- *            own cost (README).
+ *            what tuned loses beyond its prediction (14-73 % in five runs)
+ *            is a slowdown of everything in its guests that comes with its
+ *            requests under load (O_DIRECT over the host page cache slows
+ *            them alike), not the requests' own cost in an idle guest
+ *            (README).
  *   q_A      A's CPU contention: in G the chain waits in its vCPU's run
  *            queue while the guest's other tasks or its own client run.
  *            From the tasks probe (probes/tasks.h): O_G, the CPU of G's
