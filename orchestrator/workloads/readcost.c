@@ -7,11 +7,9 @@
 #include "workloads/workload.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* what one kind of request cost, per request: its mean latency, fio's
  * thread's CPU, and the guest's whole process on the host (QEMU: its
@@ -20,6 +18,20 @@ struct cost {
     double lat, cpu, host;
     long long ios; /* requests made: at most the job's n, fewer where the file is smaller */
 };
+
+/* fio's argv in the guest, its output into out_name; -1 said (what: the
+ * job, for the warning) */
+static int run(struct wl_job *j, const struct fio_cmdline *c, const char *out_name, const char *what)
+{
+    int exitcode = -1;
+    if (target_start(j->t, c->argv, NULL, out_name) < 0 || target_wait(j->t, 120, 200, &exitcode) < 0 ||
+        exitcode != 0) {
+        log_warn("%s: the I/O probe's %s did not complete (exit %d): no I/O cost", j->t->name, what,
+                 exitcode);
+        return -1;
+    }
+    return 0;
+}
 
 /* One kind of request: READCOST_IOS reads of the table or writes of the
  * scratch file, direct or cached, in one fio job (n requests: a warm-up
@@ -35,14 +47,9 @@ static int kind(struct wl_job *j, bool write, bool direct, bool unlink_after, in
     int rc = write ? fio_randwrite_cmdline(&c, READCOST_WRITE_FILE, READCOST_BS, READCOST_WRITE_SIZE,
                                            direct, n, unlink_after)
                    : fio_randread_cmdline(&c, READCOST_FILE, READCOST_BS, direct, n);
-    int exitcode = -1;
     double host0 = target_cpu_s(j->t);
-    if (rc < 0 || target_start(j->t, c.argv, NULL, out_name) < 0 ||
-        target_wait(j->t, 120, 200, &exitcode) < 0 || exitcode != 0) {
-        log_warn("%s: the I/O probe's %s did not complete (exit %d): no I/O cost", j->t->name, what,
-                 exitcode);
+    if (rc < 0 || run(j, &c, out_name, what) < 0)
         return -1;
-    }
     double host1 = target_cpu_s(j->t);
     char *text = target_output(j->t), err[256];
     struct fio_result r;
@@ -90,38 +97,28 @@ static int writes(struct wl_job *j, struct cost k[2])
     if (fio_randwrite_cmdline(&c, READCOST_WRITE_FILE, READCOST_BS, READCOST_WRITE_SIZE, false, 0,
                               false) < 0)
         return -1;
-    int exitcode = -1;
-    if (target_start(j->t, c.argv, NULL, "write-probe-layout.json") < 0 ||
-        target_wait(j->t, 120, 200, &exitcode) < 0 || exitcode != 0) {
-        log_warn("%s: the I/O probe could not lay out %s (exit %d): no write cost", j->t->name,
-                 READCOST_WRITE_FILE, exitcode);
+    if (run(j, &c, "write-probe-layout.json", "layout of " READCOST_WRITE_FILE) < 0)
         return -1;
-    }
     return kind(j, true, true, false, READCOST_IOS, &k[1]) < 0 ||
                    kind(j, true, false, true, READCOST_IOS, &k[0]) < 0
                ? -1
                : 0;
 }
 
-/* one figure of a pair (cached, direct: the field at offset off of struct
- * cost) as samples prefix_{cached,direct}suffix, and said; not where
- * either is unknown */
-static void figure(struct wl_job *j, const char *prefix, const char *suffix, size_t off,
-                   const char *said, const char *noun, const struct cost k[2])
+/* one figure of a pair, cached and direct, as samples
+ * prefix_{cached,direct}suffix, and said; not where either is unknown */
+static void figure(struct wl_job *j, const char *prefix, const char *suffix, const char *said,
+                   const char *noun, double cached, double direct)
 {
-    double v[2];
-    for (int d = 0; d < 2; d++)
-        memcpy(&v[d], (const char *)&k[d] + off, sizeof(double));
-    if (!isfinite(v[0]) || !isfinite(v[1]))
+    if (!isfinite(cached) || !isfinite(direct))
         return;
-    static const char *const how[2] = {"cached", "direct"};
-    for (int d = 0; d < 2; d++) {
-        char m[64];
-        snprintf(m, sizeof(m), "%s_%s%s", prefix, how[d], suffix);
-        samples_add(j->samples, m, v[d], "ms", j->t->guest, NULL, 0, NULL);
-    }
+    char m[64];
+    snprintf(m, sizeof(m), "%s_cached%s", prefix, suffix);
+    samples_add(j->samples, m, cached, "ms", j->t->guest, NULL, 0, NULL);
+    snprintf(m, sizeof(m), "%s_direct%s", prefix, suffix);
+    samples_add(j->samples, m, direct, "ms", j->t->guest, NULL, 0, NULL);
     log_info("%s: %s %s: %.3f ms through the page cache, %.3f ms through the virtual disk",
-             j->t->name, said, noun, v[0], v[1]);
+             j->t->name, said, noun, cached, direct);
 }
 
 /* a pair's samples: its latencies, and its CPU figures where both jobs
@@ -129,14 +126,14 @@ static void figure(struct wl_job *j, const char *prefix, const char *suffix, siz
  * difference cancels them only then) */
 static void record(struct wl_job *j, const char *prefix, const char *noun, const struct cost k[2])
 {
-    figure(j, prefix, "_ms", offsetof(struct cost, lat), "the latency of a 16 KiB", noun, k);
+    figure(j, prefix, "_ms", "the latency of a 16 KiB", noun, k[0].lat, k[1].lat);
     if (k[0].ios != k[1].ios) {
         log_warn("%s: the I/O probe's %s jobs made %lld and %lld requests: no CPU figures",
                  j->t->name, noun, k[0].ios, k[1].ios);
         return;
     }
-    figure(j, prefix, "_cpu_ms", offsetof(struct cost, cpu), "fio's CPU per", noun, k);
-    figure(j, prefix, "_host_ms", offsetof(struct cost, host), "QEMU's CPU on the host per", noun, k);
+    figure(j, prefix, "_cpu_ms", "fio's CPU per", noun, k[0].cpu, k[1].cpu);
+    figure(j, prefix, "_host_ms", "QEMU's CPU on the host per", noun, k[0].host, k[1].host);
 }
 
 int readcost_probe(struct wl_job *j)
