@@ -74,8 +74,10 @@
  *            what tuned loses beyond its prediction (14-73 % in five runs)
  *            is a slowdown of everything in its guests that comes with its
  *            requests under load (O_DIRECT over the host page cache slows
- *            them alike), not the requests' own cost in an idle guest
- *            (README).
+ *            them alike), not the requests' own cost in an idle guest; a
+ *            direct read beside a busy CPU job cost 0.25 ms (+-0.52) more
+ *            than beside an idle vCPU (tests/bench/request-interaction.sh),
+ *            not the 0.9-2.3 ms per request the tuned guests lost (README).
  *   q_A      A's CPU contention: in G the chain waits in its vCPU's run
  *            queue while the guest's other tasks or its own client run.
  *            From the tasks probe (probes/tasks.h): O_G, the CPU of G's
