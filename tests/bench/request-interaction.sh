@@ -95,10 +95,10 @@ for rep in $(seq 1 "$repeats"); do
   declare -A v=()
   for k in A B C D E; do
     v0=$(vcpu_ms)
-    reads=$(gx "${job[$k]}")
+    made=$(gx "${job[$k]}")
     v[$k]=$(($(vcpu_ms) - v0))
-    printf '   repeat %d %s: %6d ms of vCPU%s\n' "$rep" "$k" "${v[$k]}" "${reads:+, $reads ${kind}s}"
-    [ -z "$reads" ] || [ "$reads" -eq "$n" ] || echo "   (fio made $reads ${kind}s, not $n: the figure below is off)"
+    printf '   repeat %d %s: %6d ms of vCPU%s\n' "$rep" "$k" "${v[$k]}" "${made:+, $made ${kind}s}"
+    [ -z "$made" ] || [ "$made" -eq "$n" ] || echo "   (fio made $made ${kind}s, not $n: the figure below is off)"
   done
   e=$(echo "${v[C]} ${v[E]} ${v[B]} ${v[D]} $n" | awk '{ printf "%.3f", (($1 - $2) - ($3 - $4)) / $5 }')
   extra+=("$e")
