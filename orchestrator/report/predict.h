@@ -75,7 +75,7 @@
  *            is a slowdown of everything in its guests that comes with its
  *            requests under load (O_DIRECT over the host page cache slows
  *            them alike), not the requests' own cost in an idle guest; a
- *            direct read beside a busy CPU job cost 0.25 ms (+-0.52) more
+ *            direct read beside a busy CPU job cost 0.17 ms (+-0.42) more
  *            than beside an idle vCPU (tests/bench/request-interaction.sh),
  *            not the 0.9-2.3 ms per request the tuned guests lost (README).
  *   q_A      A's CPU contention: in G the chain waits in its vCPU's run
