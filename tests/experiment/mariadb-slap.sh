@@ -13,7 +13,7 @@ cat > "$VBED_TEST_TMP/slap.ini" <<'INI'
 [global]
 workload    = mariadb_slap
 threads     = 2
-table_size  = 2000
+table_size  = 600
 memory      = 768M
 buffer_pool = 64M
 disk_size   = 256M
@@ -38,7 +38,7 @@ for arm in host guest; do
   c=$(jq -r --arg a "$arm" 'select(.metric == "slap_clients" and .labels.arm == $a) | .value' "$s")
   [ "$c" = 2 ] || fail "arm $arm: slap_clients is '$c', expected threads = 2"
   n=$(jq -r --arg a "$arm" 'select(.metric == "slap_queries_per_client" and .labels.arm == $a) | .value' "$s")
-  [ "$n" = 1000 ] || fail "arm $arm: $n queries per client, expected table_size / threads = 1000"
+  [ "$n" = 300 ] || fail "arm $arm: $n queries per client, expected table_size / threads = 300"
   w=$(jq -r --arg a "$arm" 'select(.metric == "innodb_data_fsyncs" and .labels.arm == $a) | .value' "$s")
   num_pos "$w" || fail "arm $arm: its inserts did not commit through InnoDB (innodb_data_fsyncs '$w')"
   echo "arm $arm: $q q/s"
