@@ -134,25 +134,34 @@ report_figure() {
   echo "$v"
 }
 
-# guest_exit URI DOMAIN PATH ARG...: run PATH with ARGs in the guest through
-# its agent (as vbed does); prints its exit code, or nothing if the agent did
-# not answer or the program did not end within 10 s.
-guest_exit() {
-  local uri=$1 dom=$2 path=$3; shift 3
+# guest_status URI DOMAIN SECONDS POLL PATH ARG...: run PATH with ARGs in the
+# guest through its agent (as vbed does), its output captured; prints the
+# agent's guest-exec-status reply once the program ended, asking every POLL s,
+# or nothing if the agent did not answer or the program did not end within
+# about SECONDS.
+guest_status() {
+  local uri=$1 dom=$2 secs=$3 poll=$4 path=$5; shift 5
   local args r gpid i st
   args=$(printf '%s\n' "$@" | jq -R . | jq -sc .)
   r=$(virsh -c "$uri" qemu-agent-command "$dom" \
-    "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":\"$path\",\"arg\":$args}}" 2>/dev/null) || return 0
+    "{\"execute\":\"guest-exec\",\"arguments\":{\"path\":\"$path\",\"arg\":$args,\"capture-output\":true}}" 2>/dev/null) || return 0
   gpid=$(echo "$r" | jq -r .return.pid)
-  for i in $(seq 1 50); do
+  for i in $(seq 1 "$(awk -v s="$secs" -v p="$poll" 'BEGIN { print int(s / p) }')"); do
     st=$(virsh -c "$uri" qemu-agent-command "$dom" \
       "{\"execute\":\"guest-exec-status\",\"arguments\":{\"pid\":$gpid}}" 2>/dev/null) || return 0
     if [ "$(echo "$st" | jq -r .return.exited)" = true ]; then
-      echo "$st" | jq -r .return.exitcode
+      echo "$st"
       return 0
     fi
-    sleep 0.2
+    sleep "$poll"
   done
+}
+
+# guest_exit URI DOMAIN PATH ARG...: PATH's exit code in the guest
+# (guest_status, up to 10 s), or nothing.
+guest_exit() {
+  local uri=$1 dom=$2; shift 2
+  guest_status "$uri" "$dom" 10 0.2 "$@" | jq -r '.return.exitcode // empty'
 }
 
 # wait_guest_proc DOMAIN NAME [SECONDS] [URI]: wait until a process named NAME

@@ -28,6 +28,7 @@
 #   KIND=read RATE=300 N=600 JOBS=6 REPEATS=5 bash tests/bench/request-interaction.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/lib.sh # guest_status
 vbed=${VBED:-./vbed}
 kind=${KIND:-read} rate=${RATE:-300} n=${N:-600} jobs=${JOBS:-6} repeats=${REPEATS:-5}
 case $kind in read) rw=randread ;; write) rw=randwrite ;; *) echo "KIND: read or write, not $kind" >&2; exit 2 ;; esac
@@ -58,16 +59,9 @@ for _ in $(seq 1 600); do
 done
 kill -STOP "$vpid"
 
-gx() { # SCRIPT: its standard output, from /bin/sh -c SCRIPT in the guest
-  local arg pid st
-  arg=$(jq -nc --arg s "$1" '{execute: "guest-exec", arguments: {path: "/bin/sh", arg: ["-c", $s], "capture-output": true}}')
-  pid=$(virsh -c $uri qemu-agent-command "$dom" "$arg" | jq -r .return.pid)
-  for _ in $(seq 1 600); do
-    st=$(virsh -c $uri qemu-agent-command "$dom" "{\"execute\":\"guest-exec-status\",\"arguments\":{\"pid\":$pid}}")
-    [ "$(echo "$st" | jq -r .return.exited)" = true ] && break
-    sleep 1 # each poll is a little of the guest's CPU: seldom
-  done
-  echo "$st" | jq -r '.return["out-data"] // empty' | base64 -d
+gx() { # SCRIPT: its standard output, from /bin/sh -c SCRIPT in the guest,
+  # asking once a second (each question is a little of the guest's CPU)
+  guest_status $uri "$dom" 600 1 /bin/sh -c "$1" | jq -r '.return["out-data"] // empty' | base64 -d
 }
 vcpu_ms() { virsh -c $uri domstats --vcpu "$dom" | awk -F= '/vcpu\.0\.time/ { printf "%d\n", $2 / 1e6 }'; }
 
