@@ -238,6 +238,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "other_tasks_cpu_predicted_ms", jms(p.others_a));
     json_object_object_add(o, "innodb_background_cpu_ms", jms(p.background_g));
     json_object_object_add(o, "tolerance", jnum(p.tolerance));
+    json_object_object_add(o, "single_repeat", json_object_new_boolean(p.single_repeat));
     json_object_object_add(o, "agrees", p.judged ? json_object_new_boolean(p.agrees) : NULL);
     return o;
 }
@@ -278,7 +279,9 @@ void report_print_json(const struct report *r, FILE *out)
     static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
                                         "run_status", "fits", "not_run", "skipped_lines",
                                         "layers", "host_elsewhere", "pool_auto", "speed",
-                                        "shared_cpus"};
+                                        "one_repeat", "shared_cpus"};
+    _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NOTE_SHARED_CPUS + 1,
+                   "a name for every kind of note, in the enum's order (report.h)");
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();
     const char *warn = report_accel_warning(r);

@@ -416,17 +416,24 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 snprintf(saved, sizeof(saved),
                          "decompression %.2f ms per transaction, %s's %.2f; no miss cost measured",
                          1000 * p.decomp_a, from, 1000 * p.decomp_g);
+            char verdict[200];
+            if (p.single_repeat)
+                snprintf(verdict, sizeof(verdict),
+                         "-- not judged: one repeat of %s leaves its run-to-run spread unknown (here "
+                         "repeats of one arm have moved by tens of %%; 3 or more measure it)",
+                         r->variants[variant].cells[a].tps_stats.n < 2 ? name : from);
+            else
+                snprintf(verdict, sizeof(verdict), "%s (tolerance %.0f %%%s)",
+                         !p.judged ? "-- not judged: the 95 % CIs are too wide"
+                         : p.agrees ? "-- the prediction holds"
+                                    : "-- it does not hold",
+                         100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
             used += (size_t)snprintf(
                 buf + used, len - used,
                 "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
-                "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %% %s "
-                "(tolerance %.0f %%%s).",
+                "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %% %s.",
                 used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
-                p.measured, 100 * p.error,
-                !p.judged ? "-- not judged: the 95 % CIs are too wide"
-                : p.agrees ? "-- the prediction holds"
-                           : "-- it does not hold",
-                100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
+                p.measured, 100 * p.error, verdict);
             char io[300] = "";
             if (p.io_priced)
                 snprintf(io, sizeof(io),

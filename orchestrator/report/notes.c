@@ -312,6 +312,34 @@ static void note_speed(struct report *r, size_t *cap)
                         100 * (r->speed_index_hi / r->speed_index_lo - 1));
 }
 
+/* Arms compared from one repeat each (a variant with two arms or more, none
+ * of them repeated): their ratios, the gap's parts and the tuned arms'
+ * predictions are this run's alone. Under TCG here one arm's TPS per guest
+ * moved by up to 80 % between runs minutes apart while the guests of one run
+ * agreed within a few % and the speed gauges moved by 10-30 % (README,
+ * Prediction): nothing within one run measures that spread. */
+static void note_one_repeat(struct report *r, size_t *cap)
+{
+    const struct results_data *rd = r->rd;
+    for (size_t v = 0; v < rd->n_variants; v++) {
+        size_t once = 0, more = 0;
+        for (size_t a = 0; a < rd->n_arms; a++) {
+            size_t n = r->variants[v].cells[a].tps_stats.n;
+            once += n == 1;
+            more += n > 1;
+        }
+        if (once < 2 || more)
+            continue;
+        struct report_note *n = add_note(r, cap, NOTE_ONE_REPEAT, INT_MAX);
+        n->text = xstrdup(
+            "every arm ran once: the ratios, the parts of each gap and the tuned arms' predictions "
+            "are this run's; how far they move from one run to the next is not measured (under "
+            "TCG one arm's TPS has moved by tens of % between runs minutes apart). repeats = 3 or "
+            "more measure it; a prediction is judged only then.");
+        return; /* one note says it for every variant */
+    }
+}
+
 /* Guest arms whose several guests ran with their vCPUs unpinned (or a
  * pinning not applied): one note per arm, from the first variant that
  * did (placement.h says why it matters). */
@@ -361,6 +389,7 @@ void report_collect_notes(struct report *r)
     notes_layers(r, &cap);
     note_host_elsewhere(r, &cap);
     note_speed(r, &cap);
+    note_one_repeat(r, &cap);
     notes_shared_cpus(r, &cap);
     if (rd->bad_lines) {
         struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);

@@ -316,7 +316,8 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         out->error = (out->measured - out->predicted) / out->measured;
         double ra = out->measured_ci / out->measured, rg = out->predicted_ci / out->predicted;
         out->tolerance = fmax(PREDICT_TOLERANCE, 2 * sqrt(ra * ra + rg * rg));
-        out->judged = out->tolerance <= PREDICT_JUDGE_MAX;
+        out->single_repeat = ca->per_guest_stats.n < 2 || cg->per_guest_stats.n < 2;
+        out->judged = !out->single_repeat && out->tolerance <= PREDICT_JUDGE_MAX;
         out->agrees = out->judged && fabs(out->error) <= out->tolerance;
     } else {
         out->error = out->tolerance = NAN;

@@ -102,7 +102,13 @@
  * G's budget; 0 with one repeat of G). It agrees when |measured -
  * predicted| / measured is within max(15 %, 2 x sqrt(a^2 + g^2)), a and g
  * the measured and the predicted TPS's relative half-widths; where that
- * tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged.
+ * tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged. Nor where A
+ * or G ran one repeat (single_repeat): its CI is unknown, not 0. Under TCG
+ * here the same arm's TPS per guest moved by up to 80 % between runs minutes
+ * apart (tuned_memory 7.5, 9.6 and 13.4 in one session; a guest arm 6.2 to
+ * 9.0), far beyond the spread between the guests of one run (a few %) and
+ * beyond what the speed gauges below follow: judged against 15 %, one repeat
+ * of each arm held or failed by chance (3 of 6 quickstarts).
  *
  * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
  * minute on a shared VM), and under emulation a guest's apart from it;
@@ -174,7 +180,8 @@ struct prediction {
     double predicted_ci;      /* from G's spread over guests and repeats; 0: one repeat */
     double error;             /* (measured - predicted) / measured */
     double tolerance;
-    bool judged;              /* error known and tolerance <= PREDICT_JUDGE_MAX */
+    bool single_repeat;       /* A or G ran one repeat: no CI, not judged */
+    bool judged;              /* error known, both arms repeated, tolerance <= PREDICT_JUDGE_MAX */
     bool agrees;              /* judged and |error| <= tolerance */
     /* this machine's CPU speed while G and A measured (host_speed_unit_ms,
      * hostside/speed.h), and the prediction at A's: G's CPU-bound share of

@@ -102,7 +102,8 @@ const char report_prediction_rule[] =
     "measured TPS is within max(15 %, "
     "2 x sqrt(a^2 + g^2)) of it, a and g the relative 95 % CIs of the measured TPS and of the "
     "prediction (the untuned guest's relative CI: the prediction scales with its budget); where "
-    "that exceeds 50 % (few repeats that differ) it is not judged.";
+    "that exceeds 50 % (few repeats that differ), or where either arm ran one repeat (its "
+    "run-to-run spread unknown), it is not judged.";
 
 const char report_gap_rule[] =
     "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "

@@ -130,6 +130,7 @@ enum report_note_kind {
     NOTE_HOST_ELSEWHERE, /* an arm compared with a host arm that ran on another host */
     NOTE_POOL_AUTO,     /* buffer_pool = auto: what InnoDB got, and why */
     NOTE_SPEED,         /* this machine's CPU speed moved between the runs */
+    NOTE_ONE_REPEAT,    /* arms compared from one repeat each: their run-to-run spread unknown */
     NOTE_SHARED_CPUS    /* guests that ran with unpinned vCPUs on shared CPUs */
 };
 

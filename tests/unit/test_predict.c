@@ -236,6 +236,17 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
     return dir;
 }
 
+/* As if every arm had run twice with the same TPS (a CI of 0): a prediction
+ * is judged only where both arms ran more than one repeat. */
+static void as_repeated(struct report *r)
+{
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        struct report_cell *c = &r->variants[0].cells[a];
+        if (c->tps_stats.n == 1)
+            c->tps_stats.n = c->per_guest_stats.n = 2;
+    }
+}
+
 static void predicted_and_checked(void **state)
 {
     (void)state;
@@ -268,7 +279,32 @@ static void predicted_and_checked(void **state)
     assert_near(p.predicted, 1 / 0.140, 1e-9);
     assert_near(p.measured, 7.0, 1e-12);
     assert_near(p.error, (7.0 - 1 / 0.140) / 7.0, 1e-9);
+    /* one repeat of each arm: the run-to-run spread is unknown, not 0 --
+     * under TCG here one arm's TPS moved by tens of % between runs, and
+     * against 15 % one repeat held or failed by chance */
+    assert_true(p.single_repeat);
+    assert_false(p.judged);
+    assert_false(p.agrees);
+    char text[4096];
+    report_prediction_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "measured 7.00: -2.0 % -- not judged: one repeat of tuned leaves "
+                                 "its run-to-run spread unknown"));
+    /* and the report says so once, for the whole run */
+    size_t said = 0;
+    for (size_t i = 0; i < r->n_notes; i++)
+        if (r->notes[i].kind == NOTE_ONE_REPEAT) {
+            said++;
+            assert_non_null(strstr(r->notes[i].text, "every arm ran once"));
+            assert_non_null(strstr(r->notes[i].text, "a prediction is judged only then"));
+        }
+    assert_int_equal(said, 1);
+    as_repeated(r);
+    predict_arm(r, 0, 2, &p);
+    assert_false(p.single_repeat);
+    assert_true(p.judged);
     assert_true(p.agrees);
+    report_prediction_text(r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "measured 7.00: -2.0 % -- the prediction holds (tolerance 15 %)."));
 
     predict_arm(r, 0, 3, &p);
     assert_true(p.valid);
@@ -279,6 +315,7 @@ static void predicted_and_checked(void **state)
     assert_near(p.w_a, 0.070, 1e-12);
     assert_near(p.predicted, 1 / 0.070, 1e-9);
     assert_near(p.error, (10 - 1 / 0.070) / 10, 1e-9);
+    assert_true(p.judged);
     assert_false(p.agrees);
 
     predict_arm(r, 0, 4, &p); /* one guest against two */
@@ -291,7 +328,6 @@ static void predicted_and_checked(void **state)
     assert_true(vs->valid && vs->vs_guest);
     assert_near(vs->loss, 0.3, 1e-12);
     assert_false(r->variants[0].cells[1].gap_guest.valid);
-    char text[4096];
     report_gap_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "\ntuned loses 30.0 % of guest's TPS per guest: "));
     assert_non_null(strstr(text, " points foreground reads"));
@@ -327,6 +363,7 @@ static struct built build(bool probe, bool readprobe, bool speed, bool with_task
     assert_non_null(b.rd);
     assert_int_equal(b.rd->bad_lines, 0);
     b.r = report_build(b.rd);
+    as_repeated(b.r);
     return b;
 }
 
