@@ -421,7 +421,7 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 snprintf(verdict, sizeof(verdict),
                          "-- not judged: one repeat of %s leaves its run-to-run spread unknown (here "
                          "repeats of one arm have moved by tens of %%; 3 or more measure it)",
-                         r->variants[variant].cells[a].tps_stats.n < 2 ? name : from);
+                         r->variants[variant].cells[a].per_guest_stats.n < 2 ? name : from);
             else
                 snprintf(verdict, sizeof(verdict), "%s (tolerance %.0f %%%s)",
                          !p.judged ? "-- not judged: the 95 % CIs are too wide"
