@@ -226,6 +226,13 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "untuned_cpu_share", jnum(p.cpu_share));
     json_object_object_add(o, "predicted_at_speed_tps_per_guest", jnum(p.predicted_at_speed));
     json_object_object_add(o, "error_at_speed", jnum(p.error_at_speed));
+    /* the verdict at one speed (speedfit.h), null where not fitted */
+    json_object_object_add(o, "speed_fitted", json_object_new_boolean(p.speed_fitted));
+    json_object_object_add(o, "speed_elasticity", jnum(p.elasticity));
+    json_object_object_add(o, "speed_elasticity_ci95_half", jnum(p.elasticity_half));
+    json_object_object_add(o, "speed_runs", p.speed_fitted ? json_object_new_int64((int64_t)p.speed_runs) : NULL);
+    json_object_object_add(o, "speed_df", jnum(p.speed_df));
+    json_object_object_add(o, "at_speed_ci95_half", jnum(p.speed_half));
     json_object_object_add(o, "implied_miss_cost_ms", jms(p.implied_miss_cost));
     json_object_object_add(o, "saved_cpu_per_miss_ms", jms(p.saved_cpu));
     json_object_object_add(o, "saved_contention_per_miss_ms", jms(p.saved_contention));

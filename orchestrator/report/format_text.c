@@ -323,14 +323,15 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
 {
     static const char *const head[] = {"arm",       "from",      "pool",   "reads/tx",
                                        "read path", "read wait", "predicted TPS/guest",
-                                       "measured TPS/guest",     "error",  "agrees"};
-    struct report_table *t = report_table_new(10, head, 0x1EC);
+                                       "measured TPS/guest",     "error",  "at one speed",
+                                       "agrees"};
+    struct report_table *t = report_table_new(11, head, 0x3EC);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         struct prediction p;
         predict_arm(r, variant, a, &p);
         if (!p.valid)
             continue;
-        char pool[48], reads[32], lat[32], pred[32], meas[48], err[32];
+        char pool[48], reads[32], lat[32], pred[32], meas[48], err[32], one[32];
         snprintf(pool, sizeof(pool), "%.0f MiB%s", p.pool_a / 1048576, p.pool_auto ? " (auto)" : "");
         snprintf(reads, sizeof(reads), "%.2f", p.reads_a);
         snprintf(lat, sizeof(lat), "%.3f ms", 1000 * p.lat_a);
@@ -348,6 +349,9 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
                              pred,
                              isfinite(p.measured) ? meas : "n/a",
                              na_human(err, sizeof(err), "%+.1f %%", 100 * p.error),
+                             p.speed_fitted
+                                 ? na_human(one, sizeof(one), "%+.1f %%", 100 * p.error_at_speed)
+                                 : "-",
                              !p.judged ? "n/a" : p.agrees ? "yes" : "no"};
         report_table_add(t, row);
     }
@@ -416,22 +420,24 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 snprintf(saved, sizeof(saved),
                          "decompression %.2f ms per transaction, %s's %.2f; no miss cost measured",
                          1000 * p.decomp_a, from, 1000 * p.decomp_g);
-            char verdict[200];
+            char verdict[240], at_one[32];
             if (p.single_repeat)
                 snprintf(verdict, sizeof(verdict),
-                         "-- not judged: one repeat of %s leaves its run-to-run spread unknown (here "
+                         " -- not judged: one repeat of %s leaves its run-to-run spread unknown (here "
                          "repeats of one arm have moved by tens of %%; 3 or more measure it)",
                          r->variants[variant].cells[a].per_guest_stats.n < 2 ? name : from);
             else
-                snprintf(verdict, sizeof(verdict), "%s (tolerance %.0f %%%s)",
-                         !p.judged ? "-- not judged: the 95 % CIs are too wide"
-                         : p.agrees ? "-- the prediction holds"
-                                    : "-- it does not hold",
+                snprintf(verdict, sizeof(verdict), "%s%s%s (tolerance %.0f %%%s)",
+                         p.speed_fitted ? "; at one machine speed " : "",
+                         p.speed_fitted ? na_human(at_one, sizeof(at_one), "%+.1f %%", 100 * p.error_at_speed) : "",
+                         !p.judged ? " -- not judged: the 95 % CIs are too wide"
+                         : p.agrees ? " -- the prediction holds"
+                                    : " -- it does not hold",
                          100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
             used += (size_t)snprintf(
                 buf + used, len - used,
                 "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
-                "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %% %s.",
+                "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %%%s.",
                 used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
                 p.measured, 100 * p.error, verdict);
             char io[300] = "";
@@ -456,7 +462,18 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 used += (size_t)snprintf(buf + used, len - used,
                                          " Its CPU contention held at %s's (%s's CPU by task is not known).",
                                          from, from);
-            if (isfinite(p.error_at_speed) && p.speed_of_guests && used + 1 < len)
+            if (p.speed_fitted && used + 1 < len)
+                used += (size_t)snprintf(
+                    buf + used, len - used,
+                    " The machine's speed gauge (a zlib job's CPU ms a unit on the host) read %.2f "
+                    "ms while it measured, %.2f ms while %s did (%+.1f %%); over the run's %zu guest "
+                    "runs TPS per guest went as the gauge to the power %.2f +- %.2f (fitted within "
+                    "each arm's repeats): at one speed it is %+.1f %% from the prediction (%.2f at "
+                    "its speed), +- %.0f %% (95 %% CI).",
+                    p.unit_a_ms, p.unit_g_ms, from, 100 * (p.unit_a_ms / p.unit_g_ms - 1),
+                    p.speed_runs, p.elasticity, p.elasticity_half, 100 * p.error_at_speed,
+                    p.predicted_at_speed, 100 * p.speed_half);
+            else if (isfinite(p.error_at_speed) && p.speed_of_guests && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
                     " Its guests took %.0f ms of their CPU for the speed job (gzip in each guest "

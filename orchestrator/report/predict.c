@@ -3,6 +3,7 @@
 #include "report/predict.h"
 
 #include "report/report.h"
+#include "report/speedfit.h"
 #include "scenario/workingset.h"
 #include "util/units.h"
 
@@ -67,24 +68,63 @@ static double path_term(const struct prediction *p)
  * 1 + s x (u_A / u_G - 1); NAN where a speed or the share is unknown */
 static double stretch(const struct prediction *p)
 {
-    if (!(p->unit_g_ms > 0) || !(p->unit_a_ms > 0) || !isfinite(p->cpu_share))
+    if (!(p->unit_g_ms > 0) || !(p->unit_a_ms > 0))
+        return NAN;
+    /* fitted: TPS ~ gauge^e, a transaction's time ~ gauge^-e */
+    if (p->speed_fitted)
+        return pow(p->unit_a_ms / p->unit_g_ms, -p->elasticity);
+    if (!isfinite(p->cpu_share))
         return NAN;
     return 1 + p->cpu_share * (p->unit_a_ms / p->unit_g_ms - 1);
 }
 
+/* A against G at one speed, where the run's repeats and gauges allow
+ * (speedfit.h): the measured ratio A / G brought to one gauge reading
+ * against the predicted ratio w_G / w_A. true where
+ * fitted. */
+static bool at_one_speed(const struct report *r, size_t v, const struct report_cell *cg,
+                         const struct report_cell *ca, struct prediction *out)
+{
+    struct speed_fit f;
+    struct speed_arm sa, sg;
+    double log_ratio, half;
+    speed_fit_variant(r, v, &f);
+    speed_arm_of(r, ca, &sa);
+    speed_arm_of(r, cg, &sg);
+    if (!speed_compare(&f, &sa, &sg, &log_ratio, &half) || !(cg->layers.w > 0) ||
+        !(out->w_a > 0) || !(out->measured > 0))
+        return false;
+    out->speed_fitted = true;
+    out->speed_of_guests = false;
+    out->elasticity = f.slope;
+    out->elasticity_half = f.slope_half;
+    out->speed_runs = f.runs;
+    out->speed_df = f.df;
+    out->speed_half = half;
+    out->unit_g_ms = exp(sg.x);
+    out->unit_a_ms = exp(sa.x);
+    /* the model's ratio: G's time per transaction over A's predicted one */
+    double predicted_ratio = cg->layers.w / out->w_a;
+    out->error_at_speed = 1 - predicted_ratio / exp(log_ratio);
+    out->predicted_at_speed = out->measured * (1 - out->error_at_speed);
+    return true;
+}
+
 /* the prediction at the machine's speed while A measured (predict.h) */
-static void at_speed(const struct report_cell *cg, const struct report_cell *ca, struct prediction *out,
-                     double k)
+static void at_speed(const struct report *r, size_t v, const struct report_cell *cg,
+                     const struct report_cell *ca, struct prediction *out, double k)
 {
     const struct gap_arm *g = &cg->layers;
+    /* CPU + contention = on-CPU + run queue, whatever p; client where known */
+    double cpu = g->oncpu + g->runq + (isfinite(g->part[GAP_CLIENT]) ? g->part[GAP_CLIENT] : 0);
+    out->cpu_share = g->w > 0 && isfinite(cpu) ? fmin(1, fmax(0, cpu / g->w)) : NAN;
+    if (at_one_speed(r, v, cg, ca, out))
+        return;
     /* the guests' own speed where both arms timed it: under emulation it
      * moves from run to run apart from the host's */
     out->speed_of_guests = cg->guest_speed_unit_ms > 0 && ca->guest_speed_unit_ms > 0;
     out->unit_g_ms = out->speed_of_guests ? cg->guest_speed_unit_ms : cg->speed_unit_ms;
     out->unit_a_ms = out->speed_of_guests ? ca->guest_speed_unit_ms : ca->speed_unit_ms;
-    /* CPU + contention = on-CPU + run queue, whatever p; client where known */
-    double cpu = g->oncpu + g->runq + (isfinite(g->part[GAP_CLIENT]) ? g->part[GAP_CLIENT] : 0);
-    out->cpu_share = g->w > 0 && isfinite(cpu) ? fmin(1, fmax(0, cpu / g->w)) : NAN;
     double w = out->w_a * stretch(out);
     if (!(w > 0))
         return;
@@ -169,6 +209,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     memset(out, 0, sizeof(*out));
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
+    out->elasticity = out->elasticity_half = out->speed_half = out->speed_df = NAN;
     out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
     out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
     out->background_g = out->client_g = out->own_g = out->own_a = NAN;
@@ -310,15 +351,22 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
                             ? out->predicted * cg->per_guest_stats.ci95_half / cg->per_guest_stats.mean
                             : 0;
     out->valid = true;
-    at_speed(cg, ca, out, k);
-    implied(out, g, a, R, k);
     if (isfinite(out->measured) && out->measured > 0) {
+        at_speed(r, v, cg, ca, out, k);
+        implied(out, g, a, R, k);
         out->error = (out->measured - out->predicted) / out->measured;
         double ra = out->measured_ci / out->measured, rg = out->predicted_ci / out->predicted;
         out->tolerance = fmax(PREDICT_TOLERANCE, 2 * sqrt(ra * ra + rg * rg));
+        /* at one speed where fitted: the machine's moves taken out of both
+         * the error and its spread */
+        double err = out->error;
+        if (out->speed_fitted) {
+            out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->speed_half);
+            err = out->error_at_speed;
+        }
         out->single_repeat = ca->per_guest_stats.n < 2 || cg->per_guest_stats.n < 2;
         out->judged = !out->single_repeat && out->tolerance <= PREDICT_JUDGE_MAX;
-        out->agrees = out->judged && fabs(out->error) <= out->tolerance;
+        out->agrees = out->judged && fabs(err) <= out->tolerance;
     } else {
         out->error = out->tolerance = NAN;
     }

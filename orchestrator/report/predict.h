@@ -103,7 +103,8 @@
  * predicted| / measured is within max(15 %, 2 x sqrt(a^2 + g^2)), a and g
  * the measured and the predicted TPS's relative half-widths; where that
  * tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged. Nor where A
- * or G ran one repeat (single_repeat): its CI is unknown, not 0. Under TCG
+ * or G ran one repeat (single_repeat): its CI is unknown, not 0. (At one
+ * speed, below, where the run allows.) Under TCG
  * here the same arm's TPS per guest moved by up to 80 % between runs minutes
  * apart (tuned_memory 7.5, 9.6 and 13.4 in one session; a guest arm 6.2 to
  * 9.0), far beyond the spread between the guests of one run (a few %) and
@@ -111,12 +112,21 @@
  * of each arm held or failed by chance (3 of 6 quickstarts).
  *
  * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
- * minute on a shared VM), and under emulation a guest's apart from it;
- * with G's and A's units u_G, u_A (CPU ms of the speed job: the guests' own
- * where both arms timed one, workloads/guestspeed.h; else the host's speed
- * probe's) and G's CPU-bound share s = (its connection
- * thread's on-CPU + run-queue time + client) / w_G, the prediction at A's
- * speed is k / (w_A x (1 + s x (u_A / u_G - 1))) -- shown, not judged.
+ * minute on a shared VM), and a guest under emulation several times as
+ * much. Where the run's guest arms were repeated under the host's speed
+ * gauge (report/speedfit.h: log TPS per guest = an intercept per arm + e x
+ * log gauge, e fitted within the arms' repeats, df >= 2), the verdict is
+ * taken at one speed (speed_fitted): the measured log(A / G) brought to
+ * one gauge reading, (y_A - y_G) - e (x_A - x_G), against the model's
+ * w_G / w_A; the error is 1 - (w_G / w_A) / exp(that), and it agrees
+ * within max(15 %, 2 x h), h the comparison's 95 % half-width (speedfit.h),
+ * which no longer carries the machine's moves. Without such a fit (one
+ * repeat, no gauge), with G's and A's units u_G, u_A (CPU ms of the speed
+ * job: the guests' own where both arms timed one, workloads/guestspeed.h;
+ * else the host's speed probe's) and G's CPU-bound share s = (its
+ * connection thread's on-CPU + run-queue time + client) / w_G, the
+ * prediction at A's speed is k / (w_A x (1 + s x (u_A / u_G - 1))) --
+ * shown, not judged.
  *
  * Where the chain misses fewer pages in A than in G (f_G - f_A >= 1), the
  * report also solves the formula for what one of its misses saved was
@@ -184,15 +194,24 @@ struct prediction {
     bool judged;              /* error known, both arms repeated, tolerance <= PREDICT_JUDGE_MAX */
     bool agrees;              /* judged and |error| <= tolerance */
     /* this machine's CPU speed while G and A measured (host_speed_unit_ms,
-     * hostside/speed.h), and the prediction at A's: G's CPU-bound share of
-     * w_G stretched by unit_A / unit_G; NAN
-     * where a speed is unknown. Shown beside the prediction, never in its
-     * verdict: it uses a figure of A's run. */
+     * hostside/speed.h), and the prediction at A's: fitted (speed_fitted
+     * below, the verdict's), else G's CPU-bound share of w_G stretched by
+     * unit_A / unit_G (shown, not judged); NAN where a speed is unknown */
     double unit_g_ms, unit_a_ms;
     bool speed_of_guests;     /* the units are the guests' own speed job's (workloads/guestspeed.h,
                                  where both arms have it), else the host's */
     double cpu_share;         /* (on-CPU + run queue + client) / w, G's */
     double predicted_at_speed, error_at_speed;
+    /* speed_fitted: the run's guest arms were repeated under a speed gauge
+     * (report/speedfit.h) and A and G ran at least twice with it: A against
+     * G at one speed decides the verdict. unit_*_ms are then the host
+     * gauge's geometric means over the arms' runs, elasticity e the fitted
+     * exponent (TPS per guest ~ gauge^e) with its 95 % half-width,
+     * speed_half the comparison's 95 % half-width (log TPS), over
+     * speed_runs runs and speed_df degrees of freedom */
+    bool speed_fitted;
+    double elasticity, elasticity_half, speed_half, speed_df;
+    size_t speed_runs;
     /* what the measured TPS says one of the chain's misses saved was
      * worth: the formula of w_A solved for c_G with A's measured time per
      * transaction (k / measured, brought to G's speed where both are known),

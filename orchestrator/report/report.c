@@ -98,11 +98,20 @@ const char report_prediction_rule[] =
     "W_A x y_w, and only the chain's own misses pay x (w_A gains f_A x x, not m_A x x). "
     "Results without "
     "the miss-cost probe take only the misses' "
-    "decompressions (INNODB_CMP uncompress time, CPU share) as what they cost. It agrees when the "
+    "decompressions (INNODB_CMP uncompress time, CPU share) as what they cost. The machine's speed "
+    "moves between runs, and a guest under emulation several times as much: where the run's guest "
+    "arms were repeated with the host's speed gauge (host_speed_unit_ms), log TPS per guest is "
+    "fitted as an intercept per arm plus e x log gauge, one e for every guest arm, over how each "
+    "arm's repeats moved with the gauge (s the residual sd, df = runs - arms - 1 >= 2). Then the "
+    "tuned arm against the untuned one at one speed, log(A / G) = (y_A - y_G) - e (x_A - x_G) "
+    "(means over their runs of log TPS per guest and log gauge), is set against the predicted "
+    "ratio w_G / w_A, and it agrees when that error is within max(15 %, 2 x h), "
+    "h = t(0.975, df) x s x sqrt(1 / n_A + 1 / n_G + (x_A - x_G)^2 / Sxx), Sxx the within-arm "
+    "sum of squares of log gauge. Without such a fit it agrees when the "
     "measured TPS is within max(15 %, "
     "2 x sqrt(a^2 + g^2)) of it, a and g the relative 95 % CIs of the measured TPS and of the "
-    "prediction (the untuned guest's relative CI: the prediction scales with its budget); where "
-    "that exceeds 50 % (few repeats that differ), or where either arm ran one repeat (its "
+    "prediction (the untuned guest's relative CI: the prediction scales with its budget). Where "
+    "the tolerance exceeds 50 % (few repeats that differ), or where either arm ran one repeat (its "
     "run-to-run spread unknown), it is not judged.";
 
 const char report_gap_rule[] =

@@ -135,6 +135,9 @@ static bool cpuprobe = false;
 /* hostprobe: and the host's CPU of the guest's process per request (a read
  * 1.0 ms more through the virtual disk, a page write 1.2 ms more) */
 static bool hostprobe = false;
+/* repeated: guest, tuned and tuned_memory ran a second repeat (seq 6, 7,
+ * 8), all under the host's speed gauge (with speed true) */
+static bool repeated = false;
 
 static void tasks(FILE *f, const char *arm, int seq, int guest)
 {
@@ -156,11 +159,82 @@ static void tasks(FILE *f, const char *arm, int seq, int guest)
     sample(f, "tasks_mariadbd_cpu_s", 16.2, arm, seq, guest, "guest");
 }
 
+/* the samples of a run of guest, tuned and tuned_memory (seqs sg, st, sm),
+ * alike in every repeat but their TPS */
+static void guest_runs(FILE *f, bool probe, bool readprobe, bool with_tasks, int sg, int st, int sm)
+{
+    for (int g = 1; g <= 2; g++) {
+        target(f, "guest", sg, g, 300, 2000, 4.0);
+        sample(f, "cmp_compress_time_s", 6, "guest", sg, g, "innodb");
+        sample(f, "cmp_uncompress_time_s", 3, "guest", sg, g, "innodb");
+        sample(f, "buffer_pool_bytes", 8 << 20, "guest", sg, g, NULL);
+        sample(f, "guest_disk_reads", 1500, "guest", sg, g, "guest");
+        sample(f, "guest_disk_read_ms", 4500, "guest", sg, g, "guest");
+        sample(f, "qemu_rd_reqs", 1500, "guest", sg, g, "hypervisor");
+        sample(f, "qemu_rd_time_s", 3.0, "guest", sg, g, "hypervisor");
+        sample(f, "hostdev_reads", 300, "guest", sg, g, "host");
+        sample(f, "hostdev_read_ms", 1500, "guest", sg, g, "host");
+        if (probe) {
+            sample(f, "innodb_data_reads", 4500, "guest", sg, g, "innodb");
+            sample(f, "miss_probe_hot_s", 0.5, "guest", sg, g, NULL);
+            sample(f, "miss_probe_hot_reads", 0, "guest", sg, g, NULL);
+            sample(f, "miss_probe_cold_s", 3.5, "guest", sg, g, NULL);
+            sample(f, "miss_probe_cold_reads", 600, "guest", sg, g, NULL);
+            /* its vCPU waited a tenth of the time, tuned_memory's never;
+             * the guests' CPU over the 30 s: 27 s, and 30 s */
+            guest_cpu(f, "guest", sg, g, 18, 2, 20, 7);
+            guest_cpu(f, "tuned_memory", sm, g, 20, 0, 24, 6);
+        }
+        if (with_tasks)
+            tasks(f, "guest", sg, g);
+        if (readprobe) {
+            sample(f, "read_probe_cached_ms", 0.1, "guest", sg, g, NULL);
+            sample(f, "read_probe_direct_ms", 1.1, "guest", sg, g, NULL);
+        }
+        if (cpuprobe) {
+            sample(f, "read_probe_cached_cpu_ms", 0.05, "guest", sg, g, NULL);
+            sample(f, "read_probe_direct_cpu_ms", 0.55, "guest", sg, g, NULL);
+            sample(f, "write_probe_cached_cpu_ms", 0.1, "guest", sg, g, NULL);
+            sample(f, "write_probe_direct_cpu_ms", 0.9, "guest", sg, g, NULL);
+            sample(f, "innodb_data_writes", 1500, "guest", sg, g, "innodb");
+        }
+        if (hostprobe) {
+            sample(f, "read_probe_cached_host_ms", 0.3, "guest", sg, g, NULL);
+            sample(f, "read_probe_direct_host_ms", 1.3, "guest", sg, g, NULL);
+            sample(f, "write_probe_cached_host_ms", 0.4, "guest", sg, g, NULL);
+            sample(f, "write_probe_direct_host_ms", 1.6, "guest", sg, g, NULL);
+        }
+        target(f, "tuned", st, g, 210, 2000, 12.0);
+        sample(f, "buffer_pool_bytes", 8 << 20, "tuned", st, g, NULL);
+        target(f, "tuned_memory", sm, g, 300, 0, 0);
+        sample(f, "buffer_pool_bytes", 779 << 20, "tuned_memory", sm, g, NULL);
+    }
+}
+
 static char *make_results(bool probe, bool readprobe, bool speed, bool with_tasks)
 {
     char *dir = strdup("/tmp/vbed-test-predict.XXXXXX");
     assert_non_null(mkdtemp(dir));
-    test_write_file(dir, "meta.json", meta);
+    if (repeated) { /* the runs of a second repeat of the guest arms */
+        char *m = NULL;
+        size_t ml = 0;
+        FILE *mf = open_memstream(&m, &ml);
+        fprintf(mf, "%.*s", (int)(strlen(meta) - 3), meta);
+        for (int k = 0; k < 3; k++)
+            fprintf(mf,
+                    ",\n  {\"seq\": %d, \"arm\": \"%s\", \"repeat\": 2, \"variants\": [1], "
+                    "\"status\": \"ok\",\n   \"config\": {\"threads\": \"1\", \"compression\": "
+                    "\"row-zlib\", \"guests\": \"2\", \"buffer_pool\": \"%s\", \"memory\": "
+                    "\"1G\", \"disk_cache\": \"%s\", \"flush_method\": \"%s\"}}",
+                    6 + k, (const char *[]){"guest", "tuned", "tuned_memory"}[k],
+                    k == 2 ? "auto" : "8M", k ? "none" : "writeback", k ? "O_DIRECT" : "fsync");
+        fprintf(mf, "]}\n");
+        fclose(mf);
+        test_write_file(dir, "meta.json", m);
+        free(m);
+    } else {
+        test_write_file(dir, "meta.json", meta);
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -168,55 +242,22 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
     target(f, "host", 1, 0, 6000, 1000, 0.5);
     sample(f, "buffer_pool_bytes", 8 << 20, "host", 1, 0, NULL);
     sample(f, "tps_arm", 20, "guest", 2, 0, NULL);
-    sample(f, "tps_arm", 14, "tuned", 3, 0, NULL);
+    /* repeated: tuned ran as slow as its gauge (12 against guest's 10) says,
+     * TPS ~ gauge^-3 */
+    sample(f, "tps_arm", repeated ? 14 / 1.728 : 14, "tuned", 3, 0, NULL);
+    if (repeated) { /* the second repeat: guest at its gauge again, the tuned arms at 13.2 */
+        sample(f, "tps_arm", 20, "guest", 6, 0, NULL);
+        sample(f, "tps_arm", 14 / 1.728 / 1.331, "tuned", 7, 0, NULL);
+        sample(f, "tps_arm", 20 / 1.331, "tuned_memory", 8, 0, NULL);
+        sample(f, "host_speed_unit_ms", 10, "guest", 6, 0, NULL);
+        sample(f, "host_speed_unit_ms", 13.2, "tuned", 7, 0, NULL);
+        sample(f, "host_speed_unit_ms", 13.2, "tuned_memory", 8, 0, NULL);
+    }
     sample(f, "tps_arm", 20, "tuned_memory", 4, 0, NULL);
     sample(f, "tps_arm", 8, "one", 5, 0, NULL);
-    for (int g = 1; g <= 2; g++) {
-        target(f, "guest", 2, g, 300, 2000, 4.0);
-        sample(f, "cmp_compress_time_s", 6, "guest", 2, g, "innodb");
-        sample(f, "cmp_uncompress_time_s", 3, "guest", 2, g, "innodb");
-        sample(f, "buffer_pool_bytes", 8 << 20, "guest", 2, g, NULL);
-        sample(f, "guest_disk_reads", 1500, "guest", 2, g, "guest");
-        sample(f, "guest_disk_read_ms", 4500, "guest", 2, g, "guest");
-        sample(f, "qemu_rd_reqs", 1500, "guest", 2, g, "hypervisor");
-        sample(f, "qemu_rd_time_s", 3.0, "guest", 2, g, "hypervisor");
-        sample(f, "hostdev_reads", 300, "guest", 2, g, "host");
-        sample(f, "hostdev_read_ms", 1500, "guest", 2, g, "host");
-        if (probe) {
-            sample(f, "innodb_data_reads", 4500, "guest", 2, g, "innodb");
-            sample(f, "miss_probe_hot_s", 0.5, "guest", 2, g, NULL);
-            sample(f, "miss_probe_hot_reads", 0, "guest", 2, g, NULL);
-            sample(f, "miss_probe_cold_s", 3.5, "guest", 2, g, NULL);
-            sample(f, "miss_probe_cold_reads", 600, "guest", 2, g, NULL);
-            /* its vCPU waited a tenth of the time, tuned_memory's never;
-             * the guests' CPU over the 30 s: 27 s, and 30 s */
-            guest_cpu(f, "guest", 2, g, 18, 2, 20, 7);
-            guest_cpu(f, "tuned_memory", 4, g, 20, 0, 24, 6);
-        }
-        if (with_tasks)
-            tasks(f, "guest", 2, g);
-        if (readprobe) {
-            sample(f, "read_probe_cached_ms", 0.1, "guest", 2, g, NULL);
-            sample(f, "read_probe_direct_ms", 1.1, "guest", 2, g, NULL);
-        }
-        if (cpuprobe) {
-            sample(f, "read_probe_cached_cpu_ms", 0.05, "guest", 2, g, NULL);
-            sample(f, "read_probe_direct_cpu_ms", 0.55, "guest", 2, g, NULL);
-            sample(f, "write_probe_cached_cpu_ms", 0.1, "guest", 2, g, NULL);
-            sample(f, "write_probe_direct_cpu_ms", 0.9, "guest", 2, g, NULL);
-            sample(f, "innodb_data_writes", 1500, "guest", 2, g, "innodb");
-        }
-        if (hostprobe) {
-            sample(f, "read_probe_cached_host_ms", 0.3, "guest", 2, g, NULL);
-            sample(f, "read_probe_direct_host_ms", 1.3, "guest", 2, g, NULL);
-            sample(f, "write_probe_cached_host_ms", 0.4, "guest", 2, g, NULL);
-            sample(f, "write_probe_direct_host_ms", 1.6, "guest", 2, g, NULL);
-        }
-        target(f, "tuned", 3, g, 210, 2000, 12.0);
-        sample(f, "buffer_pool_bytes", 8 << 20, "tuned", 3, g, NULL);
-        target(f, "tuned_memory", 4, g, 300, 0, 0);
-        sample(f, "buffer_pool_bytes", 779 << 20, "tuned_memory", 4, g, NULL);
-    }
+    guest_runs(f, probe, readprobe, with_tasks, 2, 3, 4);
+    if (repeated)
+        guest_runs(f, probe, readprobe, with_tasks, 6, 7, 8);
     target(f, "one", 5, 1, 240, 2000, 12.0);
     if (speed) { /* the speed probe's CPU ms per unit, one per run */
         static const double unit[] = {11, 10, 12, 12, 10};
@@ -775,6 +816,60 @@ static void too_uncertain_to_judge(void **state)
     unbuild(&b);
 }
 
+/* Repeated arms under the speed gauge: tuned ran on a slower machine (12
+ * and 13.2 against guest's 10 and 10), as slow as TPS ~ gauge^-3 says. Its
+ * mean TPS per guest (3.55) is half the prediction (7.14); brought to one
+ * speed (the fit over the repeats: e = -3 exactly, no residual) it is 0.7
+ * of guest's, the model's w_G / w_A = 100 / 140: -2.0 %, judged against
+ * 15 %, and it holds -- where the ratio of means cannot even be judged. */
+static void judged_at_one_speed(void **state)
+{
+    (void)state;
+    repeated = true;
+    struct built b = build(true, false, true, false);
+    repeated = false;
+    struct prediction p;
+    predict_arm(b.r, 0, 2, &p);
+    assert_true(p.valid);
+    assert_true(p.speed_fitted);
+    assert_near(p.elasticity, -3, 1e-9);
+    assert_near(p.speed_half, 0, 1e-9);
+    assert_int_equal(p.speed_runs, 7); /* guest 2, tuned 2, tuned_memory 2, one 1; not the host */
+    assert_near(p.speed_df, 2, 0);
+    assert_near(p.unit_a_ms, sqrt(12 * 13.2), 1e-9);
+    assert_near(p.unit_g_ms, 10, 1e-9);
+    assert_near(p.measured, (7 / 1.728) * (1 + 1 / 1.331) / 2, 1e-9);
+    assert_true(p.error < -0.9);
+    assert_near(p.error_at_speed, 1 - (0.100 / 0.140) / 0.7, 1e-9);
+    assert_near(p.tolerance, 0.15, 1e-12);
+    assert_true(p.judged);
+    assert_true(p.agrees);
+    assert_near(p.predicted_at_speed, p.measured * (1 - p.error_at_speed), 1e-9);
+    char text[8192];
+    report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "; at one machine speed -2.0 % -- the prediction holds (tolerance 15 %)."));
+    assert_non_null(strstr(text, "over the run's 7 guest runs TPS per guest went as the gauge to the "
+                                 "power -3.00 +- 0.00"));
+    /* tuned_memory (w_A 50 ms with the probe): 2.0 against 0.7 x 2 = 1.4
+     * at one speed: measured 20 x 1.2^3 / 20 = 1.728 of guest's */
+    predict_arm(b.r, 0, 3, &p);
+    assert_true(p.speed_fitted);
+    assert_near(p.error_at_speed, 1 - (0.100 / p.w_a) / 1.728, 1e-9);
+    assert_true(p.judged);
+    assert_false(p.agrees);
+    /* its JSON */
+    char *json = NULL;
+    size_t jl = 0;
+    FILE *jf = open_memstream(&json, &jl);
+    report_print(b.r, REPORT_JSON, jf);
+    fclose(jf);
+    assert_non_null(strstr(json, "\"speed_fitted\": true"));
+    assert_non_null(strstr(json, "\"speed_elasticity\": -"));
+    assert_non_null(strstr(json, "\"speed_runs\": 7"));
+    free(json);
+    unbuild(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -784,6 +879,7 @@ int main(void)
         cmocka_unit_test(contention_from_the_guests_tasks),
         cmocka_unit_test(background_requests_as_cpu),
         cmocka_unit_test(machine_speed),
+        cmocka_unit_test(judged_at_one_speed),
         cmocka_unit_test(too_uncertain_to_judge),
         cmocka_unit_test(not_predicted_across_uncovered_keys),
     };
