@@ -5,6 +5,7 @@
  * report_number()'s form; a figure that is not known is null. */
 #include "report/format.h"
 #include "report/predict.h"
+#include "report/speedfit.h"
 #include "report/report.h"
 
 #include <json-c/json.h>
@@ -250,6 +251,23 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     return o;
 }
 
+/* the fit of the variant's guest arms' TPS on the machine's speed
+ * (speedfit.h) */
+static struct json_object *jspeed_fit(const struct report *r, size_t v)
+{
+    struct speed_fit f;
+    speed_fit_variant(r, v, &f);
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "valid", json_object_new_boolean(f.valid));
+    json_object_object_add(o, "why_not", f.valid ? NULL : json_object_new_string(f.why));
+    json_object_object_add(o, "runs", json_object_new_int64((int64_t)f.runs));
+    json_object_object_add(o, "df", jnum(f.df));
+    json_object_object_add(o, "elasticity", jnum(f.slope));
+    json_object_object_add(o, "elasticity_ci95_half", jnum(f.slope_half));
+    json_object_object_add(o, "residual_sd", jnum(f.sd));
+    return o;
+}
+
 /* a guest arm's split s against arm `ref`, null when none */
 static struct json_object *jsplit_of(const struct report *r, const struct report_cell *c,
                                      const struct gap_split *s, int ref)
@@ -342,11 +360,22 @@ void report_print_json(const struct report *r, FILE *out)
                     jr, "basis",
                     json_object_new_string(basis_name(val, pass == 0 ? c->ratio_host_per_guest
                                                                      : c->ratio_first_guest_per_guest)));
+                double at, lo, hi;
+                struct json_object *js = NULL;
+                if (pass == 1 && speed_ratio(r, v, a, &at, &lo, &hi)) {
+                    js = json_object_new_object();
+                    json_object_object_add(js, "value", jnum(at));
+                    json_object_object_add(js, "ci95_low", jnum(lo));
+                    json_object_object_add(js, "ci95_high", jnum(hi));
+                }
+                if (pass == 1)
+                    json_object_object_add(jr, "at_one_speed", js);
                 json_object_array_add(ratios, jr);
             }
         }
         json_object_object_add(jv, "arms", arms);
         json_object_object_add(jv, "ratios", ratios);
+        json_object_object_add(jv, "speed_fit", jspeed_fit(r, v));
         json_object_array_add(vars, jv);
     }
     json_object_object_add(o, "variants", vars);

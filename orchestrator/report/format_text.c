@@ -5,6 +5,7 @@
  * sends csv and json to format_csv.c and format_json.c. */
 #include "report/format.h"
 #include "report/predict.h"
+#include "report/speedfit.h"
 #include "report/report.h"
 
 #include "results/verdicts.h"
@@ -702,6 +703,9 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         report_ratios_text(r, v, ratios, sizeof(ratios));
         if (*ratios)
             fprintf(out, "\n%sRatios of mean %s: %s\n", md ? "" : "  ", r->headline, ratios);
+        speed_ratios_text(r, v, ratios, sizeof(ratios));
+        if (*ratios)
+            fprintf(out, "%s%s\n", md ? "\n" : "  ", ratios);
         fputs("\n", out);
         t = report_conditions_table(r, v);
         report_table_print(t, f, out, md ? "" : "  ");

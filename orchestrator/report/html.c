@@ -3,6 +3,7 @@
  * their ids prefixed so that several plots can live in one page, and
  * inlined. */
 #include "report/html.h"
+#include "report/speedfit.h"
 #include "util/xalloc.h"
 
 #include "util/log.h"
@@ -275,6 +276,12 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
         report_ratios_text(r, v, ratios, sizeof(ratios));
         if (*ratios) {
             fprintf(out, "<p>Ratios of mean %s: ", r->headline);
+            html_text(out, ratios);
+            fputs("</p>\n", out);
+        }
+        speed_ratios_text(r, v, ratios, sizeof(ratios));
+        if (*ratios) {
+            fputs("<p>", out);
             html_text(out, ratios);
             fputs("</p>\n", out);
         }

@@ -113,7 +113,9 @@ void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
         out->arms += arm.n > 0;
     }
     out->sxx = sxx;
-    out->df = (double)out->runs - (double)out->arms - 1;
+    out->df = fmax(0, (double)out->runs - (double)out->arms - 1);
+    if (!out->runs)
+        return no(out, "no guest run recorded the machine's speed gauge");
     if (out->df < SPEEDFIT_MIN_DF)
         return no(out, "too few repeats with a speed gauge to fit how TPS follows it");
     if (!(sxx > 0))
@@ -135,4 +137,53 @@ bool speed_compare(const struct speed_fit *f, const struct speed_arm *a, const s
     *half = gsl_cdf_tdist_Pinv(0.975, f->df) * f->sd *
             sqrt(1.0 / (double)a->n + 1.0 / (double)g->n + dx * dx / f->sxx);
     return true;
+}
+
+bool speed_ratio(const struct report *r, size_t v, size_t arm, double *ratio, double *lo,
+                 double *hi)
+{
+    *ratio = *lo = *hi = NAN;
+    int first = r->first_guest_arm;
+    if (first < 0 || (int)arm <= first || arm >= r->rd->n_arms ||
+        strcmp(r->rd->arms[arm].kind, "guest") != 0)
+        return false;
+    struct speed_fit f;
+    struct speed_arm a, g;
+    double log_ratio, half;
+    speed_fit_variant(r, v, &f);
+    speed_arm_of(r, &r->variants[v].cells[arm], &a);
+    speed_arm_of(r, &r->variants[v].cells[first], &g);
+    if (!speed_compare(&f, &a, &g, &log_ratio, &half))
+        return false;
+    *ratio = exp(log_ratio);
+    *lo = exp(log_ratio - half);
+    *hi = exp(log_ratio + half);
+    return true;
+}
+
+void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    struct speed_fit f;
+    speed_fit_variant(r, v, &f);
+    if (!f.valid || len == 0)
+        return;
+    size_t used = (size_t)snprintf(
+        buf, len,
+        "At one machine speed (TPS per guest as the host's speed gauge to the power %.2f +- %.2f, "
+        "fitted within each guest arm's repeats over %zu runs): ",
+        f.slope, f.slope_half, f.runs);
+    size_t shown = 0;
+    for (size_t a = 0; a < r->rd->n_arms && used < len; a++) {
+        double ratio, lo, hi;
+        if (!speed_ratio(r, v, a, &ratio, &lo, &hi))
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s/%s %.3f per guest (95 %% CI %.3f to %.3f)",
+                                 shown++ ? ", " : "", r->rd->arms[a].name,
+                                 r->rd->arms[r->first_guest_arm].name, ratio, lo, hi);
+    }
+    if (!shown)
+        buf[0] = '\0';
+    else if (used < len)
+        snprintf(buf + used, len - used, ".");
 }

@@ -70,4 +70,15 @@ void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out);
 bool speed_compare(const struct speed_fit *f, const struct speed_arm *a, const struct speed_arm *g,
                    double *log_ratio, double *half);
 
+/* Guest arm `arm` (an index into rd->arms) against the variant's first
+ * guest arm at one speed: the ratio of TPS per guest, exp(log ratio), and
+ * its 95 % CI; false where not known (no fit, an arm with fewer than 2
+ * runs, not a guest arm after the first). */
+bool speed_ratio(const struct report *r, size_t v, size_t arm, double *ratio, double *lo,
+                 double *hi);
+
+/* Those ratios as a sentence with the fit they come from; "" where none is
+ * known. */
+void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len);
+
 #endif

@@ -126,6 +126,22 @@ static void fitted_without_noise(void **state)
     assert_true(speed_compare(&f, &t, &g, &ratio, &half));
     assert_near(exp(ratio), 0.8, 1e-9);
     assert_near(half, 0, 1e-9);
+    /* the ratios to the first guest arm at one speed, and their sentence */
+    double lo, hi;
+    assert_true(speed_ratio(b.r, 0, 2, &ratio, &lo, &hi));
+    assert_near(ratio, 0.8, 1e-9);
+    assert_near(lo, 0.8, 1e-9);
+    assert_near(hi, 0.8, 1e-9);
+    assert_true(speed_ratio(b.r, 0, 3, &ratio, &lo, &hi));
+    assert_near(ratio, 1.5, 1e-9);
+    assert_false(speed_ratio(b.r, 0, 1, &ratio, &lo, &hi)); /* the first guest arm itself */
+    assert_false(speed_ratio(b.r, 0, 0, &ratio, &lo, &hi)); /* the host arm */
+    char text[1024];
+    speed_ratios_text(b.r, 0, text, sizeof(text));
+    assert_string_equal(text, "At one machine speed (TPS per guest as the host's speed gauge to the "
+                              "power -3.00 +- 0.00, fitted within each guest arm's repeats over 9 "
+                              "runs): tuned/guest 0.800 per guest (95 % CI 0.800 to 0.800), "
+                              "tuned_memory/guest 1.500 per guest (95 % CI 1.500 to 1.500).");
     /* what the arms' means alone say: tuned ran on a slower machine */
     double raw = b.r->variants[0].cells[2].per_guest_stats.mean /
                  b.r->variants[0].cells[1].per_guest_stats.mean;
@@ -175,6 +191,12 @@ static void fitted_with_noise(void **state)
     assert_near(half, 2.570581836 * sd * sqrt(2.0 / 3 + dx * dx / sxx), 1e-6);
     /* the slope's error is in it: wider than the intercepts' alone */
     assert_true(half > 2.570581836 * sd * sqrt(2.0 / 3) * 1.05);
+    double at, lo, hi;
+    assert_true(speed_ratio(b.r, 0, 2, &at, &lo, &hi));
+    assert_near(at, exp(ratio), 1e-12);
+    assert_near(lo, exp(ratio - half), 1e-12);
+    assert_near(hi, exp(ratio + half), 1e-12);
+    assert_true(lo < 0.8 && 0.8 < hi); /* the CI holds the ratio the noise hid */
     unbuild(&b);
 }
 
@@ -209,6 +231,9 @@ static void not_fitted(void **state)
     double ratio, half;
     assert_false(speed_compare(&f, &t, &g, &ratio, &half));
     assert_true(isnan(ratio));
+    char text[256];
+    speed_ratios_text(b.r, 0, text, sizeof(text));
+    assert_string_equal(text, "");
     unbuild(&b);
 }
 

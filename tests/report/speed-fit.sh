@@ -1,0 +1,44 @@
+# speed-fit.sh: `vbed report` on the quickstart recorded here under TCG with
+# repeats = 3 (tests/data/results/quickstart-3-repeats, 2026-12-04; raw logs
+# left out): every format equals its golden file, and the machine's speed
+# is taken out where the run allows it (report/speedfit.h). Its guest arms'
+# TPS per guest moved with the host's speed gauge (a fitted exponent below
+# zero); at one speed, giving InnoDB the memory (tuned_memory) wins over the
+# untuned guest with a 95 % CI above 1, removing double caching alone
+# (tuned) does not resolve from 1, and both tuned arms' predictions are
+# judged there and hold. Without the gauge's samples the same results
+# cannot judge them: the raw CIs are too wide.
+. "$VBED_SRC/tests/lib.sh"
+need_prog jq
+
+name=quickstart-3-repeats
+report_goldens $name
+expect_rc 0 "$VBED" report --no-html --format=json "$res"
+json=$out
+echo "$json" | jq -e '.variants[0].speed_fit | .valid and .runs == 9 and .df == 5 and .elasticity < 0 and
+                      .elasticity + .elasticity_ci95_half < 0' >/dev/null ||
+  fail "no fit of the guest arms' TPS on the speed gauge, or one whose exponent is not below 0"
+ratio() { echo "$json" | jq -r --arg n "$1" ".variants[0].ratios[] | select(.name == \$n) | .at_one_speed | $2"; }
+awk -v lo="$(ratio tuned_memory/guest .ci95_low)" 'BEGIN { exit !(lo > 1) }' ||
+  fail "tuned_memory's gain over guest at one speed does not resolve from 1"
+awk -v lo="$(ratio tuned/guest .ci95_low)" -v hi="$(ratio tuned/guest .ci95_high)" 'BEGIN { exit !(lo < 1 && hi > 1) }' ||
+  fail "tuned against guest at one speed should not resolve from 1 here"
+for arm in tuned tuned_memory; do
+  echo "$json" | jq -e --arg a "$arm" '.variants[0].arms[] | select(.name == $a) | .prediction |
+      .speed_fitted and .agrees == true and (.error_at_speed | fabs) < .tolerance and .tolerance <= 0.5' >/dev/null ||
+    fail "$arm's prediction is not judged at one speed, or does not hold"
+done
+expect_rc 0 "$VBED" report --no-html "$res"
+contains "$out" "At one machine speed (TPS per guest as the host's speed gauge to the power -3.40" ||
+  fail "the table does not give the ratios at one speed"
+contains "$out" "; at one machine speed +1.0 % -- the prediction holds (tolerance 37 %)" ||
+  fail "tuned's verdict is not the one at one speed"
+# the same results without the gauge: nothing to fit, nothing judged
+bare=$VBED_TEST_TMP/bare
+cp -r "$res" "$bare"
+grep -v '"host_speed_unit_ms"' "$res/samples.jsonl" > "$bare/samples.jsonl"
+expect_rc 0 "$VBED" report --no-html --format=json "$bare"
+echo "$out" | jq -e '.variants[0].speed_fit.valid == false and
+    ([.variants[0].arms[] | select(.prediction != null and .prediction.valid) | .prediction.agrees] |
+     length == 2 and all(. == null))' >/dev/null ||
+  fail "without the gauge a prediction was still judged"
