@@ -157,7 +157,8 @@ static int measure(struct experiment *e, struct wl_run *r)
         struct speed_probe *speed = local < e->n ? speed_start(MEASURE_SPEED_PERIOD_S) : NULL;
         rc = wl_each(r, e->ops->measure, true);
         size_t units;
-        double unit_s = speed_stop(speed, &units);
+        double mem_s;
+        double unit_s = speed_stop(speed, &units, &mem_s);
         during_join(during, e->n, &stop);
         /* which targets measured: their counters are written below */
         bool *measured = xcalloc(e->n, sizeof(bool));
@@ -172,7 +173,7 @@ static int measure(struct experiment *e, struct wl_run *r)
             rc = -1;
         measure_noise_samples(e->t, e->samples, noise, n_noise);
         if (local < e->n)
-            measure_speed_sample(&e->t[local], e->samples, unit_s, units);
+            measure_speed_sample(&e->t[local], e->samples, unit_s, mem_s, units);
         free(noise);
         double headline = e->headline;
         rc = e->ops->record(r, rc, &headline);

@@ -1,6 +1,7 @@
 /* measure.c: the host page cache and the machine's noise around a
  * measure phase (see measure.h). */
 #include "experiment/measure.h"
+#include "hostside/speed.h"
 
 #include "hostside/hostside.h"
 #include "results/verdicts.h"
@@ -152,7 +153,8 @@ size_t measure_local_target(const struct target *t, size_t n)
     return n;
 }
 
-void measure_speed_sample(const struct target *t, struct samples *s, double unit_s, size_t units)
+void measure_speed_sample(const struct target *t, struct samples *s, double unit_s, double mem_s,
+                          size_t units)
 {
     if (units < MEASURE_SPEED_MIN_UNITS || !(unit_s > 0)) {
         log_info("the machine's CPU speed over the measure phase: not measured (%zu unit%s of the "
@@ -165,4 +167,14 @@ void measure_speed_sample(const struct target *t, struct samples *s, double unit
     samples_add(s, "host_speed_unit_ms", 1000 * unit_s, "ms", 0, "zlib, thread CPU time", 0, l);
     log_info("the machine's CPU speed over the measure phase: %.2f ms of CPU per unit (median of %zu)",
              1000 * unit_s, units);
+    if (!(mem_s > 0))
+        return;
+    l = measure_host_label(t, NULL);
+    json_object_object_add(l, "units", json_object_new_int64((int64_t)units));
+    json_object_object_add(l, "loads", json_object_new_int64(SPEED_CHASE_LOADS));
+    samples_add(s, "host_memory_unit_ms", 1000 * mem_s, "ms", 0,
+                "dependent loads over 64 MiB, thread CPU time", 0, l);
+    log_info("the machine's memory over the measure phase: %.2f ms of CPU per %d dependent loads "
+             "(median of %zu)",
+             1000 * mem_s, SPEED_CHASE_LOADS, units);
 }

@@ -48,7 +48,10 @@ void measure_noise_samples(const struct target *t, struct samples *s, const stru
 /* the first target on this machine, n if none */
 size_t measure_local_target(const struct target *t, size_t n);
 /* host_speed_unit_ms (the median CPU ms of a unit, labelled with t's host
- * and the number of units), when at least MEASURE_SPEED_MIN_UNITS ran */
-void measure_speed_sample(const struct target *t, struct samples *s, double unit_s, size_t units);
+ * and the number of units), when at least MEASURE_SPEED_MIN_UNITS ran; and
+ * host_memory_unit_ms (the memory unit's, hostside/speed.h) where mem_s is
+ * known */
+void measure_speed_sample(const struct target *t, struct samples *s, double unit_s, double mem_s,
+                          size_t units);
 
 #endif

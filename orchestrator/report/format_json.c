@@ -229,6 +229,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "error_at_speed", jnum(p.error_at_speed));
     /* the verdict at one speed (speedfit.h), null where not fitted */
     json_object_object_add(o, "speed_fitted", json_object_new_boolean(p.speed_fitted));
+    json_object_object_add(o, "speed_gauge", p.speed_fitted ? jstr(p.speed_gauge) : NULL);
     json_object_object_add(o, "speed_elasticity", jnum(p.elasticity));
     json_object_object_add(o, "speed_elasticity_ci95_half", jnum(p.elasticity_half));
     json_object_object_add(o, "speed_runs", p.speed_fitted ? json_object_new_int64((int64_t)p.speed_runs) : NULL);
@@ -260,6 +261,7 @@ static struct json_object *jspeed_fit(const struct report *r, size_t v)
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "valid", json_object_new_boolean(f.valid));
     json_object_object_add(o, "why_not", f.valid ? NULL : json_object_new_string(f.why));
+    json_object_object_add(o, "gauge", json_object_new_string(f.gauge));
     json_object_object_add(o, "runs", json_object_new_int64((int64_t)f.runs));
     json_object_object_add(o, "df", jnum(f.df));
     json_object_object_add(o, "elasticity", jnum(f.slope));

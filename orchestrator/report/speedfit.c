@@ -11,13 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* run seq's gauge (> 0, finite) and the host it was read on; NULL without */
-static const struct results_sample *gauge_of(const struct results_data *rd, int seq)
+/* run seq's reading of gauge (> 0, finite) and the host it was read on;
+ * NULL without */
+static const struct results_sample *gauge_of(const struct results_data *rd, int seq,
+                                             const char *gauge)
 {
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
-        if (s->seq == seq && !strcmp(s->metric, "host_speed_unit_ms") && s->value > 0 &&
-            isfinite(s->value))
+        if (s->seq == seq && !strcmp(s->metric, gauge) && s->value > 0 && isfinite(s->value))
             return s;
     }
     return NULL;
@@ -31,12 +32,12 @@ struct hosts {
 
 /* The counted runs of c with a TPS and a gauge: log gauge and log TPS per
  * guest of each into x[] and y[] (room for c->tps_stats.n); how many. */
-static size_t runs_of(const struct report *r, const struct report_cell *c, double *x, double *y,
-                      struct hosts *h)
+static size_t runs_of(const struct report *r, const struct report_cell *c, const char *gauge,
+                      double *x, double *y, struct hosts *h)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->tps_stats.n && c->per_guest && c->tps_seq; i++) {
-        const struct results_sample *s = gauge_of(r->rd, c->tps_seq[i]);
+        const struct results_sample *s = gauge_of(r->rd, c->tps_seq[i], gauge);
         if (!s || !(c->per_guest[i] > 0) || !isfinite(c->per_guest[i]))
             continue;
         const char *host = s->host ? s->host : "";
@@ -71,23 +72,24 @@ static void arm_sums(const double *x, const double *y, size_t n, struct speed_ar
 
 /* cell c's runs into m (and the sums); false where its gauges came from
  * more than one host */
-static bool arm_of(const struct report *r, const struct report_cell *c, struct hosts *h,
-                   struct speed_arm *m, double *sxx, double *sxy, double *syy)
+static bool arm_of(const struct report *r, const struct report_cell *c, const char *gauge,
+                   struct hosts *h, struct speed_arm *m, double *sxx, double *sxy, double *syy)
 {
     double *x = xcalloc(c->tps_stats.n + 1, sizeof(double));
     double *y = xcalloc(c->tps_stats.n + 1, sizeof(double));
-    size_t n = runs_of(r, c, x, y, h);
+    size_t n = runs_of(r, c, gauge, x, y, h);
     arm_sums(x, y, n, m, sxx, sxy, syy);
     free(x);
     free(y);
     return !h->mixed;
 }
 
-void speed_arm_of(const struct report *r, const struct report_cell *c, struct speed_arm *out)
+void speed_arm_of(const struct report *r, const struct report_cell *c, const char *gauge,
+                  struct speed_arm *out)
 {
     struct hosts h = {0};
     double sxx = 0, sxy = 0, syy = 0;
-    if (!arm_of(r, c, &h, out, &sxx, &sxy, &syy))
+    if (!arm_of(r, c, gauge, &h, out, &sxx, &sxy, &syy))
         memset(out, 0, sizeof(*out));
 }
 
@@ -97,17 +99,34 @@ static void no(struct speed_fit *f, const char *why)
     snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
+/* the memory gauge where every counted run of the variant's guest arms
+ * read it, else the zlib gauge */
+static const char *gauge_for(const struct report *r, size_t v)
+{
+    size_t runs = 0;
+    for (size_t a = 0; a < r->rd->n_arms; a++) {
+        const struct report_cell *c = &r->variants[v].cells[a];
+        if (strcmp(r->rd->arms[a].kind, "guest") != 0)
+            continue;
+        for (size_t i = 0; i < c->tps_stats.n && c->tps_seq; i++, runs++)
+            if (!gauge_of(r->rd, c->tps_seq[i], SPEEDFIT_MEMORY_GAUGE))
+                return SPEEDFIT_CPU_GAUGE;
+    }
+    return runs ? SPEEDFIT_MEMORY_GAUGE : SPEEDFIT_CPU_GAUGE;
+}
+
 void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
 {
     memset(out, 0, sizeof(*out));
     out->slope = out->slope_half = out->sd = NAN;
+    out->gauge = gauge_for(r, v);
     struct hosts h = {0};
     double sxx = 0, sxy = 0, syy = 0;
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         if (strcmp(r->rd->arms[a].kind, "guest") != 0)
             continue;
         struct speed_arm arm;
-        if (!arm_of(r, &r->variants[v].cells[a], &h, &arm, &sxx, &sxy, &syy))
+        if (!arm_of(r, &r->variants[v].cells[a], out->gauge, &h, &arm, &sxx, &sxy, &syy))
             return no(out, "the guest arms' speed gauges were read on more than one host");
         out->runs += arm.n;
         out->arms += arm.n > 0;
@@ -115,7 +134,7 @@ void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
     out->sxx = sxx;
     out->df = fmax(0, (double)out->runs - (double)out->arms - 1);
     if (!out->runs)
-        return no(out, "no guest run recorded the machine's speed gauge");
+        return no(out, "no guest run recorded the machine's speed gauges");
     if (out->df < SPEEDFIT_MIN_DF)
         return no(out, "too few repeats with a speed gauge to fit how TPS follows it");
     if (!(sxx > 0))
@@ -151,8 +170,8 @@ bool speed_ratio(const struct report *r, size_t v, size_t arm, double *ratio, do
     struct speed_arm a, g;
     double log_ratio, half;
     speed_fit_variant(r, v, &f);
-    speed_arm_of(r, &r->variants[v].cells[arm], &a);
-    speed_arm_of(r, &r->variants[v].cells[first], &g);
+    speed_arm_of(r, &r->variants[v].cells[arm], f.gauge, &a);
+    speed_arm_of(r, &r->variants[v].cells[first], f.gauge, &g);
     if (!speed_compare(&f, &a, &g, &log_ratio, &half))
         return false;
     *ratio = exp(log_ratio);
@@ -170,9 +189,9 @@ void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len)
         return;
     size_t used = (size_t)snprintf(
         buf, len,
-        "At one machine speed (TPS per guest as the host's speed gauge to the power %.2f +- %.2f, "
+        "At one machine speed (TPS per guest as the host's %s to the power %.2f +- %.2f, "
         "fitted within each guest arm's repeats over %zu runs): ",
-        f.slope, f.slope_half, f.runs);
+        speed_gauge_name(f.gauge), f.slope, f.slope_half, f.runs);
     size_t shown = 0;
     for (size_t a = 0; a < r->rd->n_arms && used < len; a++) {
         double ratio, lo, hi;
@@ -186,4 +205,9 @@ void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len)
         buf[0] = '\0';
     else if (used < len)
         snprintf(buf + used, len - used, ".");
+}
+
+const char *speed_gauge_name(const char *gauge)
+{
+    return gauge && !strcmp(gauge, SPEEDFIT_MEMORY_GAUGE) ? "memory gauge" : "speed gauge";
 }

@@ -10,7 +10,8 @@
  * arm spread by tens of per cent.
  *
  * The fit: over the counted runs of a variant's guest arms, each run's log
- * TPS per guest y and log gauge x,
+ * TPS per guest y and log gauge x (the memory gauge where every run read
+ * it, below),
  *
  *   y = a_arm + e x + noise
  *
@@ -35,6 +36,14 @@
 struct report;
 struct report_cell;
 
+/* The gauges (hostside/speed.h): the memory unit's (dependent loads over
+ * 64 MiB) where every run of the fit read it -- beside a host arm's
+ * mariadbd it followed TPS better than the zlib unit (r = -0.85 against
+ * -0.71 over 24 slices of 10 s) -- else the zlib unit's (results of an
+ * older vbed). */
+#define SPEEDFIT_MEMORY_GAUGE "host_memory_unit_ms"
+#define SPEEDFIT_CPU_GAUGE "host_speed_unit_ms"
+
 /* The fit needs this many degrees of freedom: with fewer, t(0.975) is 12.7
  * (df 1) and the comparison says nothing. */
 #define SPEEDFIT_MIN_DF 2
@@ -48,6 +57,7 @@ struct speed_arm {
 
 struct speed_fit {
     bool valid;
+    const char *gauge; /* the gauge's metric: SPEEDFIT_MEMORY_GAUGE or SPEEDFIT_CPU_GAUGE */
     char why[120];     /* why not, when not valid */
     size_t runs, arms; /* the runs and arms it was fitted over */
     double df;
@@ -57,9 +67,13 @@ struct speed_fit {
     double sxx;        /* the within-arm sum of squares of x */
 };
 
-/* The runs of cell c in r that count and have a gauge (> 0): their means.
- * n 0 where none has. */
-void speed_arm_of(const struct report *r, const struct report_cell *c, struct speed_arm *out);
+/* The runs of cell c in r that count and have a reading of gauge (> 0):
+ * their means. n 0 where none has. */
+void speed_arm_of(const struct report *r, const struct report_cell *c, const char *gauge,
+                  struct speed_arm *out);
+
+/* "memory gauge" or "speed gauge", for a sentence */
+const char *speed_gauge_name(const char *gauge);
 
 /* The fit over variant v's guest arms (an index into r->variants). */
 void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out);

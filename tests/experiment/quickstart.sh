@@ -154,6 +154,13 @@ jq -se 'map(select(.metric == "host_speed_unit_ms")) | length == 4 and
         all(.value > 0.5 and .value < 500 and .labels.units >= 10 and .labels.units <= 25)' "$s" >/dev/null ||
   fail "host_speed_unit_ms is not one unit time per run: $(q '.metric == "host_speed_unit_ms"' | tr '\n' ' ')"
 echo "CPU ms per speed unit, per run: $(q '.metric == "host_speed_unit_ms"' | tr '\n' ' ')"
+# and the memory unit beside it, the same periods: 100,000 dependent loads
+# over 64 MiB take longer than as many cache hits could (2 ms) -- a loop
+# a compiler dropped or a table that fits a cache reads below that
+jq -se 'map(select(.metric == "host_memory_unit_ms")) | length == 4 and
+        all(.value > 2 and .value < 1000 and .labels.loads == 100000 and .labels.units >= 10)' "$s" >/dev/null ||
+  fail "host_memory_unit_ms is not one memory unit time per run: $(q '.metric == "host_memory_unit_ms"' | tr '\n' ' ')"
+echo "CPU ms per memory unit, per run: $(q '.metric == "host_memory_unit_ms"' | tr '\n' ' ')"
 echo "$out" | grep -Eq '^  arm +fits in .* noise +CPU speed +pin$' || fail "no CPU speed column"
 jq -e '.order.mode == "shuffle" and (.order.seed | type) == "number"' "$r/meta.json" >/dev/null ||
   fail "meta.json: no order and seed"

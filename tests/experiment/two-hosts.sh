@@ -149,6 +149,8 @@ n=$(jq -r 'select(.metric == "host_speed_unit_ms" and .labels.arm == "here" and 
 [ "$n" -eq 1 ] || fail "the run here has $n figures of this machine's speed, not 1"
 n=$(jq -r 'select(.metric == "host_speed_unit_ms" and .labels.arm != "here") | .value' "$s" | wc -l)
 [ "$n" -eq 0 ] || fail "a run on the second host recorded this machine's speed ($n figures)"
+n=$(jq -r 'select(.metric == "host_memory_unit_ms") | .labels.arm' "$s" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+[ "$n" = "here:1 " ] || fail "the memory gauge is not this machine's alone, once: $n"
 # the report compares a guest arm with the host arm of its own host, and
 # says so when none ran there
 expect_rc 0 "$VBED" report "$r"

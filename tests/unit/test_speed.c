@@ -42,13 +42,31 @@ static void probe_samples_the_phase(void **state)
     double t0 = monotime_s();
     usleep(600000);
     size_t n;
-    double m = speed_stop(p, &n);
+    double mem;
+    double m = speed_stop(p, &n, &mem);
     assert_true(monotime_s() - t0 < 2); /* stop does not wait for a period */
     assert_in_range(n, 3, 7);
     assert_true(m > unit / 3 && m < 3 * unit);
     assert_true(m < 0.1 || unit >= 0.03); /* not the sleep between units */
-    assert_true(isnan(speed_stop(NULL, &n)));
+    /* the memory unit ran in every period: a CPU time, not the sleep */
+    double one = speed_memory_unit_s();
+    assert_true(one > 0 && one < 2);
+    assert_true(mem > one / 3 && mem < 3 * one);
+    assert_true(mem < 0.1 || one >= 0.03);
+    assert_true(isnan(speed_stop(NULL, &n, &mem)));
     assert_int_equal(n, 0);
+    assert_true(isnan(mem));
+}
+
+/* The memory unit waits for memory: its loads take longer each than a
+ * cached load could (1 ns), far longer than as many loads that hit in a
+ * cache would -- 100,000 loads in more than 2 ms, here about 18. */
+static void a_memory_unit_misses(void **state)
+{
+    (void)state;
+    double m = speed_memory_unit_s();
+    assert_true(m > SPEED_CHASE_LOADS * 20e-9);
+    assert_true(m < 2);
 }
 
 int main(void)
@@ -57,6 +75,7 @@ int main(void)
         cmocka_unit_test(median_of_few),
         cmocka_unit_test(a_unit_is_cpu_time),
         cmocka_unit_test(probe_samples_the_phase),
+        cmocka_unit_test(a_memory_unit_misses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,11 @@ static const double arm_a[] = {200, 10, 8, 15};
 static const double gauge[4][3] = {
     {11, 13, 15}, {12.5, 13.0, 14.0}, {14.0, 14.5, 15.0}, {12.0, 12.5, 13.0}};
 
+/* memory: TPS follows a memory gauge (host_memory_unit_ms, 20 x the
+ * table's gauge) and the zlib gauge reads 13 +- 1 whatever TPS does;
+ * memory_missing: the memory gauge of one guest run is not there */
+static bool memory = false, memory_missing = false;
+
 /* noise: a factor per repeat (1 everywhere: none); repeats: 1..3;
  * hosts: the gauges' host label of tuned's runs ("" none) */
 static char *make_results(const double noise[3], int repeats, const char *tuned_host,
@@ -55,10 +60,15 @@ static char *make_results(const double noise[3], int repeats, const char *tuned_
                     tps * guests, arm_name[a], seq);
             if (gauge_missing && a == 1 && r == 2)
                 continue;
+            if (memory && !(memory_missing && a == 3 && r == 1))
+                fprintf(s,
+                        "{\"metric\":\"host_memory_unit_ms\",\"value\":%.12g,\"labels\":{\"arm\":"
+                        "\"%s\",\"seq\":%d,\"variants\":[1]}}\n",
+                        20 * u, arm_name[a], seq);
             fprintf(s,
                     "{\"metric\":\"host_speed_unit_ms\",\"value\":%.12g,\"labels\":{\"arm\":\"%s\","
                     "\"seq\":%d,\"variants\":[1]%s%s%s}}\n",
-                    u, arm_name[a], seq, a == 2 && *tuned_host ? ",\"host\":\"" : "",
+                    memory ? 13 + (seq % 3) - 1 : u, arm_name[a], seq, a == 2 && *tuned_host ? ",\"host\":\"" : "",
                     a == 2 ? tuned_host : "", a == 2 && *tuned_host ? "\"" : "");
             /* hostile gauges are not readings */
             fprintf(s,
@@ -118,8 +128,8 @@ static void fitted_without_noise(void **state)
     assert_near(f.sd, 0, 1e-9);
 
     struct speed_arm g, t;
-    speed_arm_of(b.r, &b.r->variants[0].cells[1], &g);
-    speed_arm_of(b.r, &b.r->variants[0].cells[2], &t);
+    speed_arm_of(b.r, &b.r->variants[0].cells[1], f.gauge, &g);
+    speed_arm_of(b.r, &b.r->variants[0].cells[2], f.gauge, &t);
     assert_int_equal(g.n, 3);
     assert_near(g.x, (log(12.5) + log(13) + log(14)) / 3, 1e-12);
     double ratio, half;
@@ -182,8 +192,8 @@ static void fitted_with_noise(void **state)
     assert_near(f.sd, sd, 1e-9);
     assert_near(f.slope_half, 2.570581836 * sd / sqrt(sxx), 1e-6);
     struct speed_arm g, t;
-    speed_arm_of(b.r, &b.r->variants[0].cells[1], &g);
-    speed_arm_of(b.r, &b.r->variants[0].cells[2], &t);
+    speed_arm_of(b.r, &b.r->variants[0].cells[1], f.gauge, &g);
+    speed_arm_of(b.r, &b.r->variants[0].cells[2], f.gauge, &t);
     double ratio, half;
     assert_true(speed_compare(&f, &t, &g, &ratio, &half));
     double dx = t.x - g.x;
@@ -218,7 +228,7 @@ static void not_fitted(void **state)
     assert_int_equal(f.runs, 8);
     assert_near(f.slope, -3, 1e-9);
     struct speed_arm g;
-    speed_arm_of(b.r, &b.r->variants[0].cells[1], &g);
+    speed_arm_of(b.r, &b.r->variants[0].cells[1], f.gauge, &g);
     assert_int_equal(g.n, 2);
     unbuild(&b);
 
@@ -227,7 +237,7 @@ static void not_fitted(void **state)
     assert_false(f.valid);
     assert_non_null(strstr(f.why, "more than one host"));
     struct speed_arm t;
-    speed_arm_of(b.r, &b.r->variants[0].cells[2], &t);
+    speed_arm_of(b.r, &b.r->variants[0].cells[2], f.gauge, &t);
     double ratio, half;
     assert_false(speed_compare(&f, &t, &g, &ratio, &half));
     assert_true(isnan(ratio));
@@ -237,12 +247,41 @@ static void not_fitted(void **state)
     unbuild(&b);
 }
 
+/* The memory gauge where every guest run read it, else the zlib gauge. */
+static void memory_gauge_first(void **state)
+{
+    (void)state;
+    memory = true;
+    struct built b = build(quiet, 3, "", false);
+    struct speed_fit f;
+    speed_fit_variant(b.r, 0, &f);
+    assert_true(f.valid);
+    assert_string_equal(f.gauge, "host_memory_unit_ms");
+    assert_near(f.slope, -3, 1e-9);
+    double ratio, lo, hi;
+    assert_true(speed_ratio(b.r, 0, 2, &ratio, &lo, &hi));
+    assert_near(ratio, 0.8, 1e-9);
+    char text[1024];
+    speed_ratios_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "as the host's memory gauge to the power -3.00"));
+    unbuild(&b);
+    /* one guest run without it: the zlib gauge, which TPS does not follow here */
+    memory_missing = true;
+    b = build(quiet, 3, "", false);
+    memory = memory_missing = false;
+    speed_fit_variant(b.r, 0, &f);
+    assert_string_equal(f.gauge, "host_speed_unit_ms");
+    assert_true(!f.valid || fabs(f.slope + 3) > 0.5);
+    unbuild(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fitted_without_noise),
         cmocka_unit_test(fitted_with_noise),
         cmocka_unit_test(not_fitted),
+        cmocka_unit_test(memory_gauge_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
