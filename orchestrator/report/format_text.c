@@ -466,15 +466,11 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
             if (p.speed_fitted && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
-                    " The machine's %s (%s on the host) read %.2f "
+                    " The machine's speed gauge (a zlib job's CPU ms a unit on the host) read %.2f "
                     "ms while it measured, %.2f ms while %s did (%+.1f %%); over the run's %zu guest "
                     "runs TPS per guest went as the gauge to the power %.2f +- %.2f (fitted within "
                     "each arm's repeats): at one speed it is %+.1f %% from the prediction (%.2f at "
                     "its speed), +- %.0f %% (95 %% CI).",
-                    speed_gauge_name(p.speed_gauge),
-                    p.speed_gauge && !strcmp(p.speed_gauge, SPEEDFIT_MEMORY_GAUGE)
-                        ? "the CPU ms of a chain of dependent loads over 64 MiB"
-                        : "a zlib job's CPU ms a unit",
                     p.unit_a_ms, p.unit_g_ms, from, 100 * (p.unit_a_ms / p.unit_g_ms - 1),
                     p.speed_runs, p.elasticity, p.elasticity_half, 100 * p.error_at_speed,
                     p.predicted_at_speed, 100 * p.speed_half);

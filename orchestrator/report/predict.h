@@ -210,7 +210,7 @@ struct prediction {
      * speed_half the comparison's 95 % half-width (log TPS), over
      * speed_runs runs and speed_df degrees of freedom */
     bool speed_fitted;
-    const char *speed_gauge; /* the fit's gauge (speedfit.h's SPEEDFIT_*_GAUGE) */
+    const char *speed_gauge; /* the fit's gauge's metric (speedfit.h) */
     double elasticity, elasticity_half, speed_half, speed_df;
     size_t speed_runs;
     /* what the measured TPS says one of the chain's misses saved was

@@ -99,27 +99,11 @@ static void no(struct speed_fit *f, const char *why)
     snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
-/* the memory gauge where every counted run of the variant's guest arms
- * read it, else the zlib gauge */
-static const char *gauge_for(const struct report *r, size_t v)
-{
-    size_t runs = 0;
-    for (size_t a = 0; a < r->rd->n_arms; a++) {
-        const struct report_cell *c = &r->variants[v].cells[a];
-        if (strcmp(r->rd->arms[a].kind, "guest") != 0)
-            continue;
-        for (size_t i = 0; i < c->tps_stats.n && c->tps_seq; i++, runs++)
-            if (!gauge_of(r->rd, c->tps_seq[i], SPEEDFIT_MEMORY_GAUGE))
-                return SPEEDFIT_CPU_GAUGE;
-    }
-    return runs ? SPEEDFIT_MEMORY_GAUGE : SPEEDFIT_CPU_GAUGE;
-}
-
 void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
 {
     memset(out, 0, sizeof(*out));
     out->slope = out->slope_half = out->sd = NAN;
-    out->gauge = gauge_for(r, v);
+    out->gauge = SPEEDFIT_GAUGE;
     struct hosts h = {0};
     double sxx = 0, sxy = 0, syy = 0;
     for (size_t a = 0; a < r->rd->n_arms; a++) {
@@ -189,9 +173,9 @@ void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len)
         return;
     size_t used = (size_t)snprintf(
         buf, len,
-        "At one machine speed (TPS per guest as the host's %s to the power %.2f +- %.2f, "
+        "At one machine speed (TPS per guest as the host's speed gauge to the power %.2f +- %.2f, "
         "fitted within each guest arm's repeats over %zu runs): ",
-        speed_gauge_name(f.gauge), f.slope, f.slope_half, f.runs);
+        f.slope, f.slope_half, f.runs);
     size_t shown = 0;
     for (size_t a = 0; a < r->rd->n_arms && used < len; a++) {
         double ratio, lo, hi;
@@ -207,7 +191,3 @@ void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len)
         snprintf(buf + used, len - used, ".");
 }
 
-const char *speed_gauge_name(const char *gauge)
-{
-    return gauge && !strcmp(gauge, SPEEDFIT_MEMORY_GAUGE) ? "memory gauge" : "speed gauge";
-}
