@@ -134,6 +134,8 @@ void report_free(struct report *r)
             free(r->variants[v].cells[a].tps);
             free(r->variants[v].cells[a].per_guest);
             free(r->variants[v].cells[a].tps_seq);
+            free(r->variants[v].cells[a].speed_run_ms);
+            free(r->variants[v].cells[a].speed_run_host);
         }
         free(r->variants[v].cells);
     }

@@ -89,8 +89,8 @@ static bool at_one_speed(const struct report *r, size_t v, const struct report_c
     struct speed_arm sa, sg;
     double log_ratio, half;
     speed_fit_variant(r, v, &f);
-    speed_arm_of(r, ca, f.gauge, &sa);
-    speed_arm_of(r, cg, f.gauge, &sg);
+    speed_arm_of(ca, &sa);
+    speed_arm_of(cg, &sg);
     if (!speed_compare(&f, &sa, &sg, &log_ratio, &half) || !(cg->layers.w > 0) ||
         !(out->w_a > 0) || !(out->measured > 0))
         return false;

@@ -250,6 +250,11 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     int *ps_n = xcalloc(rd->n_samples + 1, sizeof(int)), *ps_seq = xcalloc(rd->n_samples + 1, sizeof(int)),
         *ps_pair = xcalloc(rd->n_samples + 1, sizeof(int));
     size_t n_ps = 0;
+    /* room for a figure beyond the runs: a test may claim one more */
+    c->speed_run_ms = xcalloc(n_tps + 2, sizeof(double));
+    c->speed_run_host = xcalloc(n_tps + 2, sizeof(char *));
+    for (size_t k = 0; k < n_tps + 2; k++)
+        c->speed_run_ms[k] = NAN;
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
         if (strcmp(s->arm, c->arm->name) != 0 || !results_sample_in_variant(s, variant) ||
@@ -289,8 +294,13 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
             acc_add(&pmb, s->value);
         } else if (!strcmp(s->metric, "memory_overhead_bytes")) {
             acc_add(&pob, s->value);
-        } else if (!strcmp(s->metric, "host_speed_unit_ms") && k != SIZE_MAX) {
+        } else if (!strcmp(s->metric, "host_speed_unit_ms") && k != SIZE_MAX && s->value > 0 &&
+                   isfinite(s->value)) {
             acc_add(&spd, s->value);
+            if (isnan(c->speed_run_ms[k])) {
+                c->speed_run_ms[k] = s->value;
+                c->speed_run_host[k] = s->host ? s->host : "";
+            }
         } else if (!strcmp(s->metric, "guest_speed_unit_ms") && k != SIZE_MAX && s->value > 0) {
             acc_add(&gspd, s->value);
         } else if (!strcmp(s->metric, "guest_memory_bytes")) {

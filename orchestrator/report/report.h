@@ -94,6 +94,10 @@ struct report_cell {
      * host_speed_unit_ms, the mean over the counted runs, and the report's
      * median over all counted runs divided by it (> 1: faster); NAN */
     double speed_unit_ms, speed_index;
+    /* and of each counted run, in the order of tps[] (NAN where it has
+     * none), with the host it was read on ("" unknown) */
+    double *speed_run_ms;
+    const char **speed_run_host;
     /* a guest arm's own speed: guest_speed_unit_ms (workloads/guestspeed.h),
      * the mean over its guests and counted runs; NAN */
     double guest_speed_unit_ms;

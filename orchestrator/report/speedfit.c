@@ -11,19 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* run seq's reading of gauge (> 0, finite) and the host it was read on;
- * NULL without */
-static const struct results_sample *gauge_of(const struct results_data *rd, int seq,
-                                             const char *gauge)
-{
-    for (size_t i = 0; i < rd->n_samples; i++) {
-        const struct results_sample *s = &rd->samples[i];
-        if (s->seq == seq && !strcmp(s->metric, gauge) && s->value > 0 && isfinite(s->value))
-            return s;
-    }
-    return NULL;
-}
-
 /* the hosts the gauges were read on: the first, and whether another came */
 struct hosts {
     const char *first;
@@ -32,20 +19,19 @@ struct hosts {
 
 /* The counted runs of c with a TPS and a gauge: log gauge and log TPS per
  * guest of each into x[] and y[] (room for c->tps_stats.n); how many. */
-static size_t runs_of(const struct report *r, const struct report_cell *c, const char *gauge,
-                      double *x, double *y, struct hosts *h)
+static size_t runs_of(const struct report_cell *c, double *x, double *y, struct hosts *h)
 {
     size_t n = 0;
-    for (size_t i = 0; i < c->tps_stats.n && c->per_guest && c->tps_seq; i++) {
-        const struct results_sample *s = gauge_of(r->rd, c->tps_seq[i], gauge);
-        if (!s || !(c->per_guest[i] > 0) || !isfinite(c->per_guest[i]))
+    for (size_t i = 0; i < c->tps_stats.n && c->per_guest && c->speed_run_ms; i++) {
+        double u = c->speed_run_ms[i];
+        if (!(u > 0) || !isfinite(u) || !(c->per_guest[i] > 0) || !isfinite(c->per_guest[i]))
             continue;
-        const char *host = s->host ? s->host : "";
+        const char *host = c->speed_run_host[i] ? c->speed_run_host[i] : "";
         if (!h->first)
             h->first = host;
         else if (strcmp(h->first, host) != 0)
             h->mixed = true;
-        x[n] = log(s->value);
+        x[n] = log(u);
         y[n] = log(c->per_guest[i]);
         n++;
     }
@@ -72,24 +58,23 @@ static void arm_sums(const double *x, const double *y, size_t n, struct speed_ar
 
 /* cell c's runs into m (and the sums); false where its gauges came from
  * more than one host */
-static bool arm_of(const struct report *r, const struct report_cell *c, const char *gauge,
-                   struct hosts *h, struct speed_arm *m, double *sxx, double *sxy, double *syy)
+static bool arm_of(const struct report_cell *c, struct hosts *h, struct speed_arm *m, double *sxx,
+                   double *sxy, double *syy)
 {
     double *x = xcalloc(c->tps_stats.n + 1, sizeof(double));
     double *y = xcalloc(c->tps_stats.n + 1, sizeof(double));
-    size_t n = runs_of(r, c, gauge, x, y, h);
+    size_t n = runs_of(c, x, y, h);
     arm_sums(x, y, n, m, sxx, sxy, syy);
     free(x);
     free(y);
     return !h->mixed;
 }
 
-void speed_arm_of(const struct report *r, const struct report_cell *c, const char *gauge,
-                  struct speed_arm *out)
+void speed_arm_of(const struct report_cell *c, struct speed_arm *out)
 {
     struct hosts h = {0};
     double sxx = 0, sxy = 0, syy = 0;
-    if (!arm_of(r, c, gauge, &h, out, &sxx, &sxy, &syy))
+    if (!arm_of(c, &h, out, &sxx, &sxy, &syy))
         memset(out, 0, sizeof(*out));
 }
 
@@ -110,7 +95,7 @@ void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
         if (strcmp(r->rd->arms[a].kind, "guest") != 0)
             continue;
         struct speed_arm arm;
-        if (!arm_of(r, &r->variants[v].cells[a], out->gauge, &h, &arm, &sxx, &sxy, &syy))
+        if (!arm_of(&r->variants[v].cells[a], &h, &arm, &sxx, &sxy, &syy))
             return no(out, "the guest arms' speed gauges were read on more than one host");
         out->runs += arm.n;
         out->arms += arm.n > 0;
@@ -118,7 +103,7 @@ void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
     out->sxx = sxx;
     out->df = fmax(0, (double)out->runs - (double)out->arms - 1);
     if (!out->runs)
-        return no(out, "no guest run recorded the machine's speed gauges");
+        return no(out, "no guest run recorded the machine's speed gauge");
     if (out->df < SPEEDFIT_MIN_DF)
         return no(out, "too few repeats with a speed gauge to fit how TPS follows it");
     if (!(sxx > 0))
@@ -154,8 +139,8 @@ bool speed_ratio(const struct report *r, size_t v, size_t arm, double *ratio, do
     struct speed_arm a, g;
     double log_ratio, half;
     speed_fit_variant(r, v, &f);
-    speed_arm_of(r, &r->variants[v].cells[arm], f.gauge, &a);
-    speed_arm_of(r, &r->variants[v].cells[first], f.gauge, &g);
+    speed_arm_of(&r->variants[v].cells[arm], &a);
+    speed_arm_of(&r->variants[v].cells[first], &g);
     if (!speed_compare(&f, &a, &g, &log_ratio, &half))
         return false;
     *ratio = exp(log_ratio);

@@ -67,10 +67,10 @@ struct speed_fit {
     double sxx;        /* the within-arm sum of squares of x */
 };
 
-/* The runs of cell c in r that count and have a reading of gauge (> 0):
- * their means. n 0 where none has. */
-void speed_arm_of(const struct report *r, const struct report_cell *c, const char *gauge,
-                  struct speed_arm *out);
+/* The runs of cell c that count and have a reading of the gauge (> 0,
+ * report.h's speed_run_ms): their means. n 0 where none has, or where they
+ * were read on more than one host. */
+void speed_arm_of(const struct report_cell *c, struct speed_arm *out);
 
 
 /* The fit over variant v's guest arms (an index into r->variants). */

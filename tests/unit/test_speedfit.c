@@ -127,8 +127,8 @@ static void fitted_without_noise(void **state)
     assert_near(f.sd, 0, 1e-9);
 
     struct speed_arm g, t;
-    speed_arm_of(b.r, &b.r->variants[0].cells[1], f.gauge, &g);
-    speed_arm_of(b.r, &b.r->variants[0].cells[2], f.gauge, &t);
+    speed_arm_of(&b.r->variants[0].cells[1], &g);
+    speed_arm_of(&b.r->variants[0].cells[2], &t);
     assert_int_equal(g.n, 3);
     assert_near(g.x, (log(12.5) + log(13) + log(14)) / 3, 1e-12);
     double ratio, half;
@@ -191,8 +191,8 @@ static void fitted_with_noise(void **state)
     assert_near(f.sd, sd, 1e-9);
     assert_near(f.slope_half, 2.570581836 * sd / sqrt(sxx), 1e-6);
     struct speed_arm g, t;
-    speed_arm_of(b.r, &b.r->variants[0].cells[1], f.gauge, &g);
-    speed_arm_of(b.r, &b.r->variants[0].cells[2], f.gauge, &t);
+    speed_arm_of(&b.r->variants[0].cells[1], &g);
+    speed_arm_of(&b.r->variants[0].cells[2], &t);
     double ratio, half;
     assert_true(speed_compare(&f, &t, &g, &ratio, &half));
     double dx = t.x - g.x;
@@ -227,7 +227,7 @@ static void not_fitted(void **state)
     assert_int_equal(f.runs, 8);
     assert_near(f.slope, -3, 1e-9);
     struct speed_arm g;
-    speed_arm_of(b.r, &b.r->variants[0].cells[1], f.gauge, &g);
+    speed_arm_of(&b.r->variants[0].cells[1], &g);
     assert_int_equal(g.n, 2);
     unbuild(&b);
 
@@ -236,7 +236,7 @@ static void not_fitted(void **state)
     assert_false(f.valid);
     assert_non_null(strstr(f.why, "more than one host"));
     struct speed_arm t;
-    speed_arm_of(b.r, &b.r->variants[0].cells[2], f.gauge, &t);
+    speed_arm_of(&b.r->variants[0].cells[2], &t);
     double ratio, half;
     assert_false(speed_compare(&f, &t, &g, &ratio, &half));
     assert_true(isnan(ratio));
