@@ -428,13 +428,25 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                          "repeats of one arm have moved by tens of %%; 3 or more measure it)",
                          r->variants[variant].cells[a].per_guest_stats.n < 2 ? name : from);
             else
-                snprintf(verdict, sizeof(verdict), "%s%s%s (tolerance %.0f %%%s)",
+            {
+                /* a tolerance above the floor is the CIs': say so, and whether
+                 * the error also kept within the floor */
+                double err = p.speed_fitted ? p.error_at_speed : p.error;
+                const char *why = p.tolerance <= PREDICT_TOLERANCE ? ""
+                                  : p.speed_fitted ? ", twice the 95 % CI at one speed"
+                                                   : ", twice the arms' 95 % CIs";
+                snprintf(verdict, sizeof(verdict), "%s%s%s (tolerance %.0f %%%s%s)",
                          p.speed_fitted ? "; at one machine speed " : "",
                          p.speed_fitted ? na_human(at_one, sizeof(at_one), "%+.1f %%", 100 * p.error_at_speed) : "",
                          !p.judged ? " -- not judged: the 95 % CIs are too wide"
                          : p.agrees ? " -- the prediction holds"
                                     : " -- it does not hold",
-                         100 * p.tolerance, p.judged ? "" : ", above 50 %: more repeats narrow it");
+                         100 * p.tolerance, why,
+                         !p.judged ? ", above 50 %: more repeats narrow it"
+                         : p.agrees && p.tolerance > PREDICT_TOLERANCE && fabs(err) <= PREDICT_TOLERANCE
+                             ? "; within 15 % too"
+                             : "");
+            }
             used += (size_t)snprintf(
                 buf + used, len - used,
                 "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "

@@ -797,7 +797,7 @@ static void too_uncertain_to_judge(void **state)
     assert_false(p.agrees);
     char text[4096];
     report_prediction_text(b.r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "-- not judged: the 95 % CIs are too wide (tolerance 86 %, "
+    assert_non_null(strstr(text, "-- not judged: the 95 % CIs are too wide (tolerance 86 %, twice the arms' 95 % CIs, "
                                  "above 50 %: more repeats narrow it)."));
     /* a CI that leaves the tolerance within 50 % is judged */
     c->per_guest_stats.ci95_half = 1.0;
