@@ -250,10 +250,9 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     int *ps_n = xcalloc(rd->n_samples + 1, sizeof(int)), *ps_seq = xcalloc(rd->n_samples + 1, sizeof(int)),
         *ps_pair = xcalloc(rd->n_samples + 1, sizeof(int));
     size_t n_ps = 0;
-    /* room for a figure beyond the runs: a test may claim one more */
-    c->speed_run_ms = xcalloc(n_tps + 2, sizeof(double));
-    c->speed_run_host = xcalloc(n_tps + 2, sizeof(char *));
-    for (size_t k = 0; k < n_tps + 2; k++)
+    c->speed_run_ms = xcalloc(n_tps + 1, sizeof(double));
+    c->speed_run_host = xcalloc(n_tps + 1, sizeof(char *));
+    for (size_t k = 0; k < n_tps + 1; k++)
         c->speed_run_ms[k] = NAN;
     for (size_t i = 0; i < rd->n_samples; i++) {
         const struct results_sample *s = &rd->samples[i];
