@@ -240,6 +240,20 @@ static double capped_res(double part, double own, double cap_res)
     return isnan(part) ? NAN : part < own ? cap_res : 0;
 }
 
+/* The share of InnoDB's data-file reads that reached a device -- a guest's
+ * block layer, the host arm's device (its share of it) -- and that
+ * device's time per read, from the run's counters; NAN when they are not
+ * known. The rest were served by a page cache: their time was a copy,
+ * never block I/O. */
+static double device_share(const struct target *t, double *latency)
+{
+    const double *v = t->v;
+    double dev = t->guest_arm ? v[M_GUEST_READS] : v[M_HOST_READS] * t->host_share;
+    double ms = t->guest_arm ? v[M_GUEST_READ_MS] : v[M_HOST_READ_MS] * t->host_share;
+    *latency = isfinite(dev) && dev > 0 && ms >= 0 ? ms / 1000 / dev : NAN;
+    return isfinite(dev) && v[M_INNODB_READS] > 0 ? clamp01(dev / v[M_INNODB_READS]) : NAN;
+}
+
 static void target_budget(const struct target *t, double w, struct budget *b)
 {
     const double *v = t->v;
@@ -316,15 +330,33 @@ static void target_budget(const struct target *t, double w, struct budget *b)
         b->uncmp *= b->part[GAP_CPU] / busy;
         b->uncmp_res *= b->part[GAP_CPU] / busy;
     }
-    /* the block I/O: the commit stage's first (its time is mostly the redo
-     * log's flush), the data files' reads from what is left */
-    b->part[GAP_COMMIT] = fmin_nan(b->commit_wait, b->io);
-    b->part[GAP_READS] = fmin_nan(b->read_wait, b->io - b->part[GAP_COMMIT]);
+    /* the block I/O between the commit stage (its time is mostly the redo
+     * log's flush) and the data files' reads: only reads that reached a
+     * device can have waited in it, each about the device's time per read.
+     * Where that is known, each gets its time (the reads': at most their
+     * reads that reached a device x that time) and, when the block I/O was
+     * less than both, the block I/O in proportion to them; where it is
+     * not, the commit first and the reads what is left */
+    double latency, reach = device_share(t, &latency);
+    double read_io = reach == 0 ? 0 : fmin_nan(b->read_wait, b->reads_per_tx * reach * latency);
+    if (isnan(reach)) {
+        read_io = b->read_wait;
+        b->part[GAP_COMMIT] = fmin_nan(b->commit_wait, b->io);
+        b->part[GAP_READS] = fmin_nan(b->read_wait, b->io - b->part[GAP_COMMIT]);
+    } else if (isnan(read_io) || isnan(b->commit_wait) || isnan(b->io)) {
+        b->part[GAP_COMMIT] = b->part[GAP_READS] = NAN;
+    } else if (b->io >= b->commit_wait + read_io) {
+        b->part[GAP_COMMIT] = b->commit_wait;
+        b->part[GAP_READS] = read_io;
+    } else {
+        b->part[GAP_COMMIT] = b->io * b->commit_wait / (b->commit_wait + read_io);
+        b->part[GAP_READS] = b->io * read_io / (b->commit_wait + read_io);
+    }
     b->res[GAP_COMMIT] = isfinite(b->part[GAP_COMMIT])
                              ? (b->part[GAP_COMMIT] < b->commit_wait ? io_res : 0) + b->part[GAP_COMMIT] * rel
                              : NAN;
     b->res[GAP_READS] = isfinite(b->part[GAP_READS])
-                            ? (b->part[GAP_READS] < b->read_wait ? io_res : 0) + b->part[GAP_READS] * rel
+                            ? (b->part[GAP_READS] < read_io ? io_res : 0) + b->part[GAP_READS] * rel
                             : NAN;
     /* the connection thread's blocked time (neither on a CPU, nor runnable,
      * nor in block I/O), and of it the part inside statements. A cap that

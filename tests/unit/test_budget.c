@@ -37,6 +37,9 @@ struct extra {
     const char *drop[4]; /* metrics left out */
     double cmp_s;        /* > 0: the guests compress (row-zlib), INNODB_CMP's seconds */
     double host_commit_s, host_stmt_s; /* > 0: the host's commit stage and statement time */
+    double guest_blkio_s;                /* > 0: the guests' connection threads' block I/O */
+    bool guest_reads_cached;             /* the guests' reads reached no device (page cache) */
+    double guest_ps_reads;               /* > 0: the guests' connections' reads (else 200) */
 };
 
 static bool dropped(const struct extra *x, const char *metric)
@@ -66,8 +69,10 @@ static void sample(FILE *f, const struct extra *x, const char *metric, double va
  *   performance_schema over 20 s: statements 16.0 s (8.0 ms: the client's
  *   turn is 2.0 ms), data-file reads 1.0 s (0.5 ms), the commit stage
  *   4.0 s (2.0 ms), synch waits 0.2 s (0.1 ms).
- *   Budget: CPU 4.5, contention 0.5, commit min(2.0, 2.5) = 2.0, reads
- *   min(0.5, 0.5) = 0.5, locks 0.1, client 2.0: 9.6 ms; other 0.4 ms.
+ *   InnoDB read 1000 pages, all of them from the device (hostdev_reads,
+ *   3 ms each); the connection's 400 (0.2 a transaction: at most 0.6 ms).
+ *   Budget: CPU 4.5, contention 0.5, commit 2.0 and reads 0.5 (2.5 ms of
+ *   block I/O hold both), locks 0.1, client 2.0: 9.6 ms; other 0.4 ms.
  *   The old counters: mariadbd + sysbench 20 s of CPU (background threads
  *   too), the device's read 3000 ms, write 6000 + flush 3000 ms.
  * A guest (two alike): T 300 in 30 s: w = 100 ms.
@@ -75,7 +80,9 @@ static void sample(FILE *f, const struct extra *x, const char *metric, double va
  *   run queue (7.5), 2.0 s block I/O (10); sysbench 3.0 s CPU. vCPU 24 s
  *   running, 1.2 s delayed: p = 1.2 / 25.2.
  *   performance_schema: statements 16.6 s (83 ms: client 17 ms), reads
- *   0.3 s (1.5 ms), commit 1.6 s (8 ms), synch 0.4 s (2 ms).
+ *   0.3 s (1.5 ms), commit 1.6 s (8 ms), synch 0.4 s (2 ms). InnoDB read
+ *   600 pages, the guest's block layer 600 (2.5 ms each): all reached its
+ *   disk; the connection's 200 (1 a transaction: at most 2.5 ms).
  *   Budget: CPU 60 x (1 - p) = 57.142857, contention 7.5 + 60 p =
  *   10.357143, commit 8, reads 1.5, locks 2, client 17: 96 ms; other 4 ms.
  *   The old counters: QEMU 33 s of CPU (110 ms: more than the thread's
@@ -101,6 +108,8 @@ static char *make_results(const struct extra *x)
     sample(f, x, "transactions", 3000, "host", 1, 0, "workload");
     sample(f, x, "measure_s", 30, "host", 1, 0, "workload");
     sample(f, x, "server_cpu_s", 20 + x->emulator_cpu, "host", 1, 0, "workload");
+    sample(f, x, "innodb_data_reads", 1000, "host", 1, 0, "innodb");
+    sample(f, x, "hostdev_reads", 1000, "host", 1, 0, "host");
     sample(f, x, "hostdev_read_ms", 3000, "host", 1, 0, "host");
     sample(f, x, "hostdev_write_ms", 6000 + x->bg_write_ms, "host", 1, 0, "host");
     sample(f, x, "hostdev_flush_ms", 3000, "host", 1, 0, "host");
@@ -116,6 +125,7 @@ static char *make_results(const struct extra *x)
     sample(f, x, "ps_threads", 1, "host", 1, 0, "innodb");
     sample(f, x, "ps_interval_s", 20, "host", 1, 0, "innodb");
     sample(f, x, "ps_read_wait_s", 1.0, "host", 1, 0, "innodb");
+    sample(f, x, "ps_reads", 400, "host", 1, 0, "innodb");
     sample(f, x, "ps_commit_s", x->host_commit_s > 0 ? x->host_commit_s : 4.0, "host", 1, 0, "innodb");
     sample(f, x, "ps_synch_wait_s", 0.2, "host", 1, 0, "innodb");
     sample(f, x, "ps_statement_s", x->host_stmt_s > 0 ? x->host_stmt_s : 16.0, "host", 1, 0, "innodb");
@@ -127,6 +137,8 @@ static char *make_results(const struct extra *x)
         sample(f, x, "qemu_cpu_s", 33 + x->emulator_cpu, "guest", 2, g, "hypervisor");
         sample(f, x, "qemu_vcpu_s", 24, "guest", 2, g, "hypervisor");
         sample(f, x, "qemu_vcpu_delay_s", 1.2, "guest", 2, g, "hypervisor");
+        sample(f, x, "innodb_data_reads", 600, "guest", 2, g, "innodb");
+        sample(f, x, "guest_disk_reads", x->guest_reads_cached ? 0 : 600, "guest", 2, g, "guest");
         sample(f, x, "guest_disk_read_ms", 1500, "guest", 2, g, "guest");
         sample(f, x, "guest_disk_write_ms", 2000 + x->bg_write_ms, "guest", 2, g, "guest");
         sample(f, x, "guest_disk_flush_ms", 1000, "guest", 2, g, "guest");
@@ -138,10 +150,12 @@ static char *make_results(const struct extra *x)
         sample(f, x, "chain_client_blkio_s", 0, "guest", 2, g, "workload");
         sample(f, x, "chain_server_cpu_s", 12.0, "guest", 2, g, "workload");
         sample(f, x, "chain_server_runq_s", 1.5, "guest", 2, g, "workload");
-        sample(f, x, "chain_server_blkio_s", 2.0, "guest", 2, g, "workload");
+        sample(f, x, "chain_server_blkio_s", x->guest_blkio_s > 0 ? x->guest_blkio_s : 2.0, "guest", 2, g,
+               "workload");
         sample(f, x, "ps_threads", 1, "guest", 2, g, "innodb");
         sample(f, x, "ps_interval_s", 20, "guest", 2, g, "innodb");
         sample(f, x, "ps_read_wait_s", 0.3, "guest", 2, g, "innodb");
+        sample(f, x, "ps_reads", x->guest_ps_reads > 0 ? x->guest_ps_reads : 200, "guest", 2, g, "innodb");
         sample(f, x, "ps_commit_s", 1.6, "guest", 2, g, "innodb");
         sample(f, x, "ps_synch_wait_s", 0.4, "guest", 2, g, "innodb");
         sample(f, x, "ps_statement_s", 16.6, "guest", 2, g, "innodb");
@@ -227,8 +241,8 @@ static void cpu_never_above_thread_time(void **state)
 /* Each part, the counters only it is made of, and the parts whose caps
  * need those counters (the client and locks are capped by the connection
  * thread's blocked time: w - on-CPU - run queue - block I/O; locks also by
- * the statement time and by what the commit slept of it; reads by what the
- * commit stage left of block I/O). A commit stage longer than its block I/O
+ * the statement time and by what the commit slept of it; the commit and the
+ * reads share the block I/O by their times, each needs the other's). A commit stage longer than its block I/O
  * takes blocked time inside statements too: there the commit needs the
  * blocked time's counters (commit_too), elsewhere it does not. (The CPU's
  * preempted share is contention's: taking a guest's on-CPU counter away
@@ -240,7 +254,7 @@ static const struct {
     bool commit_too;
 } part_counters[] = {
     {"contention", {"chain_client_runq_s", "chain_server_runq_s"}, {"client", "locks"}, true},
-    {"reads", {"ps_read_wait_s"}, {NULL}, false},
+    {"reads", {"ps_read_wait_s"}, {"commit", "locks"}, false},
     {"commit", {"ps_commit_s"}, {"reads", "locks"}, false},
     {"locks", {"ps_synch_wait_s"}, {NULL}, false},
     {"client", {"ps_statement_s"}, {"locks"}, true},
@@ -388,30 +402,68 @@ static void budget_by_hand(void **state)
  * group commit; with the disk busy the host arm's commit did, 3-9 % of w)
  * is neither block I/O nor a synch wait: the commit stage outlasts its block
  * I/O and the thread is blocked inside statements. The host of the fixture
- * with its commit stage 7.0 s (3.5 ms) against 5.0 s of block I/O (2.5 ms),
- * statements 18.4 s (9.2 ms): blocked inside statements 9.2 - 4.5 - 0.5 -
- * 2.5 = 1.7 ms, of which the commit slept 1.0 ms; commit I/O 3.5, reads 0
- * (the commit took the block I/O), locks 0.1, client 0.8: other 0.6 ms, the
- * blocked time inside statements no counter names. (Before, commit I/O was
- * its block I/O alone, 2.5 ms, and other 1.6 ms: 16 % of w, open.) */
+ * with its commit stage 7.0 s (3.5 ms) and reads 0.5 ms against 5.0 s of
+ * block I/O (2.5 ms): the commit's share of it 2.5 x 3.5 / 4 = 2.1875 ms,
+ * the reads' 0.3125; statements 18.4 s (9.2 ms): blocked inside statements
+ * 9.2 - 4.5 - 0.5 - 2.5 = 1.7 ms, of which the commit slept 1.3125 ms;
+ * commit I/O 3.5, locks 0.1, client 0.8: other 0.2875 ms, the blocked time
+ * inside statements no counter names. (Before, commit I/O was its block I/O
+ * alone, 2.5 ms, and other 1.6 ms: 16 % of w, open.) */
 static void commit_asleep_is_commit_io(void **state)
 {
     (void)state;
     struct measured m;
     measure(&(struct extra){.host_commit_s = 7.0, .host_stmt_s = 18.4}, &m);
     assert_near(m.h.part[GAP_COMMIT], 0.0035, 1e-12);
-    assert_near(m.h.part[GAP_READS], 0, 1e-12);
+    assert_near(m.h.part[GAP_READS], 0.0003125, 1e-12);
     assert_near(m.h.part[GAP_LOCKS], 0.0001, 1e-12);
     assert_near(m.h.part[GAP_CLIENT], 0.0008, 1e-12);
-    assert_near(m.other_h, 0.0006, 1e-12);
+    assert_near(m.other_h, 0.0002875, 1e-12);
     assert_true(m.h.closes);
     /* never more than the thread slept: statements 16.6 s (8.3 ms) leave
-     * 0.8 ms blocked inside them, all of it the commit's (1.0 ms of stage
-     * beyond its block I/O); locks get nothing */
+     * 0.8 ms blocked inside them, all of it the commit's (1.3125 ms of
+     * stage beyond its block I/O); locks get nothing */
     measure(&(struct extra){.host_commit_s = 7.0, .host_stmt_s = 16.6}, &m);
-    assert_near(m.h.part[GAP_COMMIT], 0.0025 + 0.0008, 1e-12);
+    assert_near(m.h.part[GAP_COMMIT], 0.0021875 + 0.0008, 1e-12);
     assert_near(m.h.part[GAP_LOCKS], 0, 1e-12);
-    assert_near(m.other_h, 0.010 - 0.0045 - 0.0005 - 0.0033 - 0.0017, 1e-12);
+    assert_near(m.other_h, 0.010 - 0.0045 - 0.0005 - 0.0029875 - 0.0003125 - 0.0017, 1e-12);
+}
+
+/* The block I/O of the connection thread, less than its commit stage and
+ * its reads took: the two share it by their times, a read's time only as
+ * far as reads reached a device. The guests of the fixture with 1.0 s of
+ * block I/O (5 ms): commit 8 ms and reads 1.5 ms share it, 4.2105 and
+ * 0.7895 ms (the commit sleeps 3.7895 ms more inside statements: commit I/O
+ * 8); other 100 - 67.5 - 8 - 0.7895 - 2 - 17 = 4.7105 ms. (Before, the
+ * commit took it all and the reads nothing: a guest under cache=none that
+ * read every page from its disk showed 0 ms of foreground reads.) With
+ * their reads served by the guest's page cache, the reads get none of it,
+ * also where the block I/O outlasts the commit stage (10 ms against 8: the
+ * 2 ms left are no read's, so other's; before, the reads took 1.5 ms).
+ * And a read waits for the device about the device's time per read: the
+ * connection's reads that reached it times that time caps the reads. */
+static void reads_share_the_block_io(void **state)
+{
+    (void)state;
+    struct measured m;
+    measure(&(struct extra){.guest_blkio_s = 1.0}, &m);
+    assert_near(m.g.part[GAP_READS], 0.005 * 1.5 / 9.5, 1e-12);
+    assert_near(m.g.part[GAP_COMMIT], 0.008, 1e-12);
+    assert_near(m.other_g, 0.100 - 0.0675 - 0.008 - 0.005 * 1.5 / 9.5 - 0.002 - 0.017, 1e-12);
+    measure(&(struct extra){.guest_blkio_s = 1.0, .guest_reads_cached = true}, &m);
+    assert_near(m.g.part[GAP_READS], 0, 1e-15);
+    assert_near(m.g.part[GAP_COMMIT], 0.008, 1e-12);
+    assert_near(m.other_g, 0.100 - 0.0675 - 0.008 - 0.002 - 0.017, 1e-12);
+    measure(&(struct extra){.guest_reads_cached = true}, &m);
+    assert_near(m.g.part[GAP_READS], 0, 1e-15);
+    assert_near(m.g.part[GAP_COMMIT], 0.008, 1e-12);
+    assert_near(m.other_g, 0.100 - 0.0675 - 0.008 - 0.002 - 0.017, 1e-12);
+    /* never more than the connection's reads x the device's time per read:
+     * 40 reads (0.2 a transaction) x 2.5 ms = 0.5 ms of its 1.5 ms */
+    measure(&(struct extra){.guest_ps_reads = 40}, &m);
+    assert_near(m.g.part[GAP_READS], 0.0005, 1e-12);
+    assert_near(m.g.part[GAP_COMMIT], 0.008, 1e-12);
+    assert_near(m.other_g, 0.004 + 0.001, 1e-12);
 }
 
 /* A recorded run (tests/data/budget/host-recorded: the host arm of
@@ -519,6 +571,7 @@ int main(void)
         cmocka_unit_test(compression_is_cpu_only),
         cmocka_unit_test(budget_by_hand),
         cmocka_unit_test(commit_asleep_is_commit_io),
+        cmocka_unit_test(reads_share_the_block_io),
         cmocka_unit_test(recorded_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
