@@ -833,9 +833,13 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
     buf[0] = '\0';
     if (!s->valid)
         return;
-    int order[GAP_PARTS], n = 0, quiet = 0;
+    int order[GAP_PARTS], n = 0, quiet = 0, tiny = 0;
     for (int p = 0; p < GAP_PARTS; p++) {
-        if (beyond_noise(s->part[p], s->sigma[p]))
+        /* a part that would print as 0.0 points is no reason the gap is
+         * what it is, however sure its sign */
+        if (beyond_noise(s->part[p], s->sigma[p]) && fabs(gap_points(s, s->part[p])) < GAP_NAMED_MIN_POINTS)
+            tiny++;
+        else if (beyond_noise(s->part[p], s->sigma[p]))
             order[n++] = p;
         else if (isfinite(s->part[p]) && s->part[p] != 0)
             quiet++;
@@ -859,8 +863,17 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
         append_points(buf, len, s, s->part[p], s->sigma[p]);
         append(buf, len, " %s", s->vs_guest ? gap_part_name(p) : gap_split_part_name(p));
         if (p == GAP_CPU && beyond_noise(s->cmp, s->cmp_sigma)) {
-            append(buf, len, " (of which compression ");
+            /* an "of which" never larger than its whole: where compression
+             * moved more than the CPU (or the other way), the rest of the
+             * CPU moved against it, and the sentence says by how much */
+            bool within = s->cmp * s->part[p] > 0 && fabs(s->cmp) <= fabs(s->part[p]);
+            append(buf, len, within ? " (of which compression " : " (compression ");
             append_points(buf, len, s, s->cmp, s->cmp_sigma);
+            if (!within) {
+                append(buf, len, ", the rest of the CPU ");
+                append_points(buf, len, s, s->part[p] - s->cmp,
+                              sqrt(s->sigma[p] * s->sigma[p] + s->cmp_sigma * s->cmp_sigma));
+            }
             append(buf, len, ")");
         }
     }
@@ -877,6 +890,9 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
     if (quiet)
         append(buf, len, " %d other part%s within %.0f sigma of 0.", quiet, quiet == 1 ? " is" : "s are",
                GAP_NAMED_SIGMAS);
+    if (tiny)
+        append(buf, len, " %d other part%s under %.2f points.", tiny, tiny == 1 ? " is" : "s are",
+               GAP_NAMED_MIN_POINTS);
     if (!s->closes_g && !s->closes_h)
         append(buf, len, " The model does not explain this run: neither arm's budget closes.");
     else if (!s->closes_g || !s->closes_h)

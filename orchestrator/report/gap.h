@@ -110,6 +110,7 @@
 #define GAP_CLOSE_HIGH 0.10
 #define GAP_RESIDUAL_LIMIT 0.10    /* |residual| <= this share of |delta|, both budgets closed */
 #define GAP_NAMED_SIGMAS 2.0       /* a part is named in a sentence when |part| > this x sigma */
+#define GAP_NAMED_MIN_POINTS 0.05  /* ... and |points| >= this (it prints as 0.1 or more) */
 #define GAP_GUEST_READS_LIMIT 1.25  /* guest block reads <= this x InnoDB data reads ... */
 #define GAP_READAHEAD_ALLOWANCE 64  /* ... + this many reads per target (readahead, metadata) */
 #define GAP_QEMU_READS_TOLERANCE 0.10    /* QEMU read requests vs guest block reads */
@@ -266,8 +267,10 @@ const char *gap_layer_cache(enum gap_layer l);
  * over guest's TPS per guest: 75.0 points foreground reads, ..."):
  * "guest loses 95.2 % of host's TPS per guest: 80.1 +- 2.0 points CPU
  * (virtualization/emulation), ...; residual 3.0 +- 1.1 points." Parts
- * named biggest first, and only those beyond GAP_NAMED_SIGMAS sigma (the
- * others said to be within their noise); parts that are n/a said so; and
+ * named biggest first, and only those beyond GAP_NAMED_SIGMAS sigma and
+ * GAP_NAMED_MIN_POINTS (the others counted: within their noise, or under
+ * 0.05 points); compression as an "of which" of the CPU, or where it moved
+ * more than the CPU did, beside the rest of the CPU; parts that are n/a said so; and
  * whether the budgets close and the model explains the run. "" when the
  * split is not valid. */
 void gap_sentence(const struct gap_split *s, const char *g, const char *h, char *buf, size_t len);

@@ -320,6 +320,26 @@ static void split_by_hand(void **state)
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_non_null(strstr(text, "74.0 +- 2.0 points CPU (virtualization/emulation) (of which "
                                  "compression 3.0 +- 0.3 points), "));
+    /* compression moved more than the CPU (40 ms against 37): no "of
+     * which" larger than its whole, but the rest of the CPU beside it */
+    double cmp = g.cmp;
+    g.cmp = 0.0405;
+    gap_split(&g, &h, &s);
+    gap_sentence(&s, "tuned", "host", text, sizeof(text));
+    assert_non_null(strstr(text, "74.0 +- 2.0 points CPU (virtualization/emulation) (compression "
+                                 "80.0 +- 0.3 points, the rest of the CPU -6.0 +- 2.0 points), "));
+    g.cmp = cmp;
+    /* a part sure of its sign but under 0.05 points (locks: 0.024 ms, 0.048
+     * points, sigma 1.4 us) is counted, not named as "0.0 points" */
+    double locks[2] = {g.part[GAP_LOCKS], g.sigma[GAP_LOCKS]}, hl = h.sigma[GAP_LOCKS];
+    g.part[GAP_LOCKS] = h.part[GAP_LOCKS] + 0.000024;
+    g.sigma[GAP_LOCKS] = h.sigma[GAP_LOCKS] = 0.000001;
+    gap_split(&g, &h, &s);
+    gap_sentence(&s, "tuned", "host", text, sizeof(text));
+    assert_null(strstr(text, "locks"));
+    assert_non_null(strstr(text, " 1 other part is under 0.05 points."));
+    assert_null(strstr(text, "within 2 sigma"));
+    g.part[GAP_LOCKS] = locks[0], g.sigma[GAP_LOCKS] = locks[1], h.sigma[GAP_LOCKS] = hl;
 
     /* a budget that does not close: never explained, whatever the residual */
     g.closes = false;
