@@ -310,9 +310,8 @@ struct report_table *report_gap_table(const struct report *r, size_t variant)
             report_table_add(t, row);
             if (p == GAP_CPU && isfinite(s->cmp) && (s->cmp != 0 || s->cmp_sigma > 0)) {
                 bool cnamed = !isfinite(s->cmp_sigma) || fabs(s->cmp) > GAP_NAMED_SIGMAS * s->cmp_sigma;
-                /* "of which" only where it is one (gap_sentence's rule) */
-                bool within = s->cmp * v > 0 && fabs(s->cmp) <= fabs(v);
-                const char *crow[] = {"", "", "", within ? "  of which compression" : "  compression",
+                const char *crow[] = {"", "", "",
+                                      gap_cmp_within_cpu(s->cmp, v) ? "  of which compression" : "  compression",
                                       ms_pm(ms, sizeof(ms), s->cmp, s->cmp_sigma),
                                       points_human(pts, sizeof(pts), s, s->cmp), cnamed ? "yes" : "no"};
                 report_table_add(t, crow);

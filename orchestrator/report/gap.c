@@ -248,9 +248,10 @@ static double capped_res(double part, double own, double cap_res)
 static double device_share(const struct target *t, double *latency)
 {
     const double *v = t->v;
-    double dev = t->guest_arm ? v[M_GUEST_READS] : v[M_HOST_READS] * t->host_share;
-    double ms = t->guest_arm ? v[M_GUEST_READ_MS] : v[M_HOST_READ_MS] * t->host_share;
-    *latency = isfinite(dev) && dev > 0 && ms >= 0 ? ms / 1000 / dev : NAN;
+    double reads = t->guest_arm ? v[M_GUEST_READS] : v[M_HOST_READS];
+    double ms = t->guest_arm ? v[M_GUEST_READ_MS] : v[M_HOST_READ_MS];
+    *latency = isfinite(reads) && reads > 0 && ms >= 0 ? ms / 1000 / reads : NAN;
+    double dev = t->guest_arm ? reads : reads * t->host_share;
     return isfinite(dev) && v[M_INNODB_READS] > 0 ? clamp01(dev / v[M_INNODB_READS]) : NAN;
 }
 
@@ -823,6 +824,11 @@ static void append_points(char *buf, size_t len, const struct gap_split *s, doub
         append(buf, len, "%.1f point%s", pts, fabs(pts) == 1.0 ? "" : "s");
 }
 
+bool gap_cmp_within_cpu(double cmp, double cpu)
+{
+    return cmp * cpu > 0 && fabs(cmp) <= fabs(cpu);
+}
+
 static bool beyond_noise(double x, double sigma)
 {
     return isfinite(x) && x != 0 && (!isfinite(sigma) || fabs(x) > GAP_NAMED_SIGMAS * sigma);
@@ -866,7 +872,7 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
             /* an "of which" never larger than its whole: where compression
              * moved more than the CPU (or the other way), the rest of the
              * CPU moved against it, and the sentence says by how much */
-            bool within = s->cmp * s->part[p] > 0 && fabs(s->cmp) <= fabs(s->part[p]);
+            bool within = gap_cmp_within_cpu(s->cmp, s->part[p]);
             append(buf, len, within ? " (of which compression " : " (compression ");
             append_points(buf, len, s, s->cmp, s->cmp_sigma);
             if (!within) {

@@ -246,6 +246,9 @@ double gap_other_share(const struct gap_arm *a);
 
 /* A part (or the residual, seconds) in points of loss; NAN when unknown. */
 double gap_points(const struct gap_split *s, double seconds);
+/* Is compression's cmp an "of which" of the CPU part cpu: the same sign,
+ * and no larger? (Where it is not, the rest of the CPU moved against it.) */
+bool gap_cmp_within_cpu(double cmp, double cpu);
 
 /* "CPU", "CPU contention", "foreground reads", ... (an arm's budget) */
 const char *gap_part_name(enum gap_part p);
