@@ -228,9 +228,59 @@ int safefile_write(int dirfd, const char *name, const char *path, const void *da
     return 0;
 }
 
+long long safefile_copy_owned(int dirfd, const char *name, unsigned owner, size_t max, int destfd)
+{
+    int in = safefile_open_read(dirfd, name);
+    if (in < 0)
+        return -1;
+    struct stat st;
+    int err = fstat(in, &st) < 0       ? errno
+              : st.st_uid != owner     ? EPERM
+              : st.st_nlink != 1       ? EMLINK
+              : (size_t)st.st_size > max ? EFBIG
+                                       : 0;
+    int out = err ? -1 : openat(destfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (!err && out < 0)
+        err = errno;
+    char buf[1 << 16];
+    off_t left = err ? 0 : st.st_size;
+    while (left > 0) {
+        ssize_t got = read(in, buf, (size_t)left < sizeof(buf) ? (size_t)left : sizeof(buf));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            err = got < 0 ? errno : EIO; /* it shrank */
+            break;
+        }
+        for (ssize_t done = 0; done < got && !err;) {
+            ssize_t n = write(out, buf + done, (size_t)(got - done));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                err = n < 0 ? errno : EIO;
+            else
+                done += n;
+        }
+        if (err)
+            break;
+        left -= got;
+    }
+    if (out >= 0 && close(out) < 0 && !err)
+        err = errno;
+    if (out >= 0 && err)
+        unlinkat(destfd, name, 0);
+    close(in);
+    errno = err;
+    return err ? -1 : (long long)st.st_size;
+}
+
 const char *safefile_why(int err)
 {
     switch (err) {
+    case EPERM:
+        return "it is another user's";
+    case EMLINK:
+        return "it has another link";
     case ELOOP:
         return "it is a symbolic link (not followed)";
     case EINVAL:

@@ -37,6 +37,14 @@ char *safefile_read_tail(int dirfd, const char *name, size_t max, size_t *len);
  * holds more), NUL-terminated. NULL with errno set. */
 char *safefile_read_small(int dirfd, const char *name, size_t max);
 
+/* name in dirfd (another user's: owner) copied whole to the new file
+ * name in destfd (mode 0600; never through a link, never over a file
+ * there), if it is a regular file of owner's (else EPERM) with no other
+ * link (else EMLINK) and at most max bytes (else EFBIG); never more bytes
+ * than it had when opened. Its size, or -1 with errno set (the new file
+ * removed). */
+long long safefile_copy_owned(int dirfd, const char *name, unsigned owner, size_t max, int destfd);
+
 /* name in dirfd created or truncated, never through a link, mode 0644 for
  * a new file; an fd open for writing, or -1 reported (path names it). */
 int safefile_create(int dirfd, const char *name, const char *path);
@@ -46,7 +54,8 @@ int safefile_create(int dirfd, const char *name, const char *path);
 int safefile_write(int dirfd, const char *name, const char *path, const void *data, size_t len);
 
 /* The reason for errno of a safefile read, for messages: "it is a symbolic
- * link (not followed)", "it is not a regular file", or strerror's. */
+ * link (not followed)", "it is not a regular file", "it is another user's",
+ * "it has another link", or strerror's. */
 const char *safefile_why(int err);
 
 #endif

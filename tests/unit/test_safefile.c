@@ -1,8 +1,8 @@
 /* test_safefile.c: the files root opens where another user may write
  * (safefile.h, hostcache_resident): a symbolic link is not followed, a FIFO
  * neither blocks nor counts as a file, a large file is read from its end
- * within the bound asked for; and which directories count as root's
- * alone. */
+ * within the bound asked for, a file copied out of such a place only if
+ * that user owns it alone; and which directories count as root's alone. */
 #include "testutil.h"
 
 #include "hostside/hostcache.h"
@@ -91,6 +91,63 @@ static void reads_refuse_links_and_fifos(void **state)
     /* larger than asked for */
     assert_null(safefile_read_small(fd, "secret", 3));
     assert_int_equal(errno, EFBIG);
+    close(fd);
+}
+
+/* a file copied out of another user's directory: only a regular file of
+ * that user's with no other link, within the bound, never over a file */
+static void copies_only_the_owners_files(void **state)
+{
+    (void)state;
+    put("table.ibd", "PAGES\n");
+    put("secret", "SECRET\n");
+    link_to("link.ibd", "secret");
+    fifo("fifo.ibd");
+    char path[PATH_MAX + 64], hard[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/secret", tmp);
+    snprintf(hard, sizeof(hard), "%s/hard.ibd", tmp);
+    assert_int_equal(link(path, hard), 0);
+    snprintf(path, sizeof(path), "%s/out", tmp);
+    assert_int_equal(mkdir(path, 0700), 0);
+    int fd = open_tmp();
+    int out = open(path, O_RDONLY | O_DIRECTORY);
+    assert_true(out >= 0);
+    unsigned me = (unsigned)getuid();
+
+    assert_int_equal(safefile_copy_owned(fd, "table.ibd", me, 64, out), 6);
+    char *t = safefile_read_small(out, "table.ibd", 64);
+    assert_non_null(t);
+    assert_string_equal(t, "PAGES\n");
+    free(t);
+    struct stat st;
+    assert_int_equal(fstatat(out, "table.ibd", &st, 0), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    /* never over a file already there (a second copy, a planted name) */
+    assert_int_equal(safefile_copy_owned(fd, "table.ibd", me, 64, out), -1);
+    assert_int_equal(errno, EEXIST);
+
+    struct {
+        const char *name;
+        unsigned owner;
+        size_t max;
+        int err;
+    } refused[] = {
+        {"table.ibd", me + 1, 64, EPERM}, /* not that user's */
+        {"link.ibd", me, 64, ELOOP},      /* a symbolic link to root's file */
+        {"hard.ibd", me, 64, EMLINK},     /* a second name of another file */
+        {"fifo.ibd", me, 64, EINVAL},     /* not a file */
+        {"table.ibd", me, 3, EFBIG},      /* larger than asked for */
+    };
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        unlinkat(out, refused[i].name, 0);
+        assert_int_equal(safefile_copy_owned(fd, refused[i].name, refused[i].owner, refused[i].max, out), -1);
+        assert_int_equal(errno, refused[i].err);
+        /* and nothing of it is left in the copy */
+        assert_int_equal(faccessat(out, refused[i].name, F_OK, AT_SYMLINK_NOFOLLOW), -1);
+    }
+    assert_string_equal(safefile_why(EPERM), "it is another user's");
+    assert_string_equal(safefile_why(EMLINK), "it has another link");
+    close(out);
     close(fd);
 }
 
@@ -212,6 +269,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(reads_refuse_links_and_fifos, setup, teardown),
+        cmocka_unit_test_setup_teardown(copies_only_the_owners_files, setup, teardown),
         cmocka_unit_test_setup_teardown(writes_refuse_links, setup, teardown),
         cmocka_unit_test_setup_teardown(tail_of_a_large_file, setup, teardown),
         cmocka_unit_test_setup_teardown(open_dir_no_links, setup, teardown),
