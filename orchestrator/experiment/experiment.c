@@ -202,7 +202,8 @@ static int collect_one(struct wl_job *j)
 }
 
 /* meta.json's "prepare": [{"guest": n, "how": "loaded" | "copied", "s": ...,
- * and with a copy "via": "disk" | "agent"}],
+ * and with a copy "via": "disk" | "agent" and "from": where it was loaded,
+ * "guest" | "host arm"}],
  * the targets whose workload prepared data */
 static void record_prepare(const struct experiment *e)
 {
@@ -218,6 +219,8 @@ static void record_prepare(const struct experiment *e)
         json_object_object_add(o, "s", json_object_new_double(e->t[i].prepare_s));
         if (e->t[i].prepared_via)
             json_object_object_add(o, "via", json_object_new_string(e->t[i].prepared_via));
+        if (e->t[i].prepared_from[0])
+            json_object_object_add(o, "from", json_object_new_string(e->t[i].prepared_from));
         json_object_array_add(a, o);
     }
     if (json_object_array_length(a))
@@ -234,6 +237,7 @@ int experiment_run(struct experiment *e)
     host_memory(e);
     struct wl_run r;
     wl_run_init(&r, e->cfg, e->t, e->n, e->samples);
+    r.prepare_only = e->prepare_only;
     r.phase = "prepare";
     if (ops->needs_db)
         log_info("prepare: %lld table%s of %lld rows in %zu target%s", e->cfg->tables,
@@ -242,6 +246,12 @@ int experiment_run(struct experiment *e)
         log_info("prepare: %s in %zu target%s", ops->name, e->n, e->n == 1 ? "" : "s");
     int rc = wl_each(&r, ops->prepare, false);
     record_prepare(e);
+    if (e->prepare_only) {
+        snprintf(e->error, sizeof(e->error), "%s", r.error);
+        wl_each(&r, collect_one, false);
+        wl_run_free(&r, ops->free_state);
+        return rc;
+    }
     if (rc == 0 && e->cfg->drop_caches)
         rc = drop_caches(e, &r);
     r.phase = "warm-up";

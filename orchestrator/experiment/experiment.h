@@ -47,6 +47,8 @@ struct experiment {
     double headline;          /* the result: the arm's headline figure (TPS over the common
                                  window for sysbench-oltp; MB/s for a raw I/O workload) */
     double cpu_measure_s;     /* vbed's own CPU time during the measure phase */
+    bool prepare_only;        /* the prepare phase alone (hostprepare.h): no caches dropped,
+                                 no warm-up, nothing measured */
     char hv_fields[512];      /* libvirt's domain stats offered (probes/), for meta.json */
 };
 

@@ -5,6 +5,7 @@
 #include "experiment/runner.h"
 
 #include "experiment/guestrun.h"
+#include "experiment/hostprepare.h"
 #include "experiment/hostrun.h"
 #include "virt/accel.h"
 
@@ -353,6 +354,8 @@ int runner_execute(const struct plan *p, const struct runner_opts *o)
     if (shuffle && p->n_specs > 1)
         log_info("runs go in a shuffled order within each repeat (order_seed = %lu)", seed);
     size_t *perm = xcalloc(p->n_specs, sizeof(size_t));
+    /* the tables the guests will copy, loaded here once, whatever runs first */
+    hostprepare_run(&r);
 
     bool autorep = p->global.repeats < 0;
     long long repeats = autorep ? p->global.repeats_max : p->global.repeats;

@@ -667,3 +667,61 @@ int hostarm_make_archive(struct hostarm *h, long long *bytes)
         close(fd);
     return rc;
 }
+
+int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest, size_t max,
+                          double *bytes)
+{
+    struct passwd *pw = getpwnam("mysql");
+    if (!pw || tables < 1) {
+        log_error("The host arm's tables cannot be exported: %s", pw ? "no tables" : "no mysql user");
+        return -1;
+    }
+    uid_t owner = pw->pw_uid;
+    size_t flen = 64 + (size_t)tables * 24;
+    char *flush = xcalloc(1, flen);
+    snprintf(flush, flen, "FLUSH TABLES ");
+    for (long long i = 1; i <= tables; i++)
+        snprintf(flush + strlen(flush), flen - strlen(flush), "%ssbtest.sbtest%lld", i > 1 ? ", " : "", i);
+    snprintf(flush + strlen(flush), flen - strlen(flush), " FOR EXPORT");
+    struct sql_result r = {0};
+    int rc = sql_query(h->sql, flush, &r);
+    sql_result_free(&r);
+    free(flush);
+    if (rc < 0) {
+        log_error("The host arm's server did not export its tables");
+        return -1;
+    }
+    /* the tables are held (and their .cfg written) until UNLOCK TABLES in this session */
+    int fd = open_trusted(h->dir);
+    int sfd = fd >= 0 ? safefile_open_dir(fd, HOSTARM_MYSQL_DIR "/data/sbtest") : -1;
+    int dfd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 && sfd < 0)
+        log_error("Cannot open '%s/sbtest': %s", h->datadir, safefile_why(errno));
+    if (dfd < 0)
+        log_error("Cannot open '%s': %s", dest, strerror(errno));
+    rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
+    static const char *const ext[] = {"ibd", "cfg"};
+    for (long long i = 1; rc == 0 && i <= tables; i++)
+        for (size_t e = 0; rc == 0 && e < 2; e++) {
+            char name[64];
+            snprintf(name, sizeof(name), "sbtest%lld.%s", i, ext[e]);
+            long long got = safefile_copy_owned(sfd, name, owner, max, dfd);
+            if (got < 0) {
+                log_error("Cannot copy '%s/sbtest/%s' for the guests: %s", h->datadir, name,
+                          safefile_why(errno));
+                rc = -1;
+            } else {
+                *bytes += (double)got;
+            }
+        }
+    if (fd >= 0)
+        close(fd);
+    if (sfd >= 0)
+        close(sfd);
+    if (dfd >= 0)
+        close(dfd);
+    if (sql_query(h->sql, "UNLOCK TABLES", &r) < 0)
+        rc = -1;
+    sql_result_free(&r);
+    return rc;
+}

@@ -13,8 +13,11 @@
  * mariadbd and of arm-exec's program, programs-cpu, extract.tar and the
  * I/O directory io/. mysql gets one directory of its own, mysql/: the
  * datadir, socket, pid file and error log. Root reads there only the end
- * of the error log and the tables' page-cache residency, never through a
- * link, never a FIFO or device, never more than it asked for; it runs and
+ * of the error log, the tables' page-cache residency and, to leave the
+ * guests a copy of the tables (hostarm_export_tables), the exported
+ * tables' files -- never through a link, never a FIFO or device, never
+ * more than it asked for, a copied file only if mysql owns it and it has
+ * no other link; it runs and
  * extracts nothing from there, and signals only the pids of its own
  * records, after checking each is still the process it started.
  *
@@ -133,6 +136,16 @@ int hostarm_fetch(struct hostarm *h, const char *name, const char *dest);
 char *hostarm_read_log(const struct hostarm *h, const char *name);
 /* tar_extract's fixed archive written to the arm's extract.tar; its bytes. */
 int hostarm_make_archive(struct hostarm *h, long long *bytes);
+
+/* The arm's tables for other targets (workloads/prepared.h): every
+ * sbtest<i>.ibd and .cfg of its datadir copied into dest, a directory of
+ * root's on this machine, while FLUSH TABLES ... FOR EXPORT holds them in
+ * the arm's session (UNLOCK TABLES after, whatever happened); *bytes in
+ * all. The files are mysql's: each is opened as the residency reading
+ * opens them, and copied only if it is a regular file owned by the mysql
+ * user with one link and at most max bytes. 0, or -1 reported. */
+int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest, size_t max,
+                          double *bytes);
 
 /* ---- on the host the arm runs on (this machine; `vbed host` requests) ---- */
 

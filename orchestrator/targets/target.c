@@ -96,6 +96,17 @@ int target_put_tar(struct target *t, const char *tar, const char *dir)
     return target_can_put_tar(t) ? t->ops->put_tar(t, tar, dir) : -1;
 }
 
+bool target_can_export_tables(const struct target *t)
+{
+    return t->ops && t->ops->export_tables;
+}
+
+int target_export_tables(struct target *t, long long tables, const char *dest, size_t max,
+                         double *bytes)
+{
+    return target_can_export_tables(t) ? t->ops->export_tables(t, tables, dest, max, bytes) : -1;
+}
+
 int target_put_file(struct target *t, const char *path, const char *data, size_t len)
 {
     return t->ops->put_file ? t->ops->put_file(t, path, data, len) : -1;

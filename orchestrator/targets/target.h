@@ -81,6 +81,13 @@ struct target_ops {
      * read-only disk, far faster than its agent; once per target). -1
      * reported. NULL: not this way (put_file) */
     int (*put_tar)(struct target *t, const char *tar, const char *dir);
+    /* every sbtest<i>.ibd and .cfg of its server, consistent (held by
+     * FLUSH TABLES ... FOR EXPORT while they are copied), into dest, a
+     * directory on this machine; *bytes in all, no file larger than max.
+     * -1 reported. NULL: not this way (a guest's server client copies
+     * them while they are held, get_file brings them here) */
+    int (*export_tables)(struct target *t, long long tables, const char *dest, size_t max,
+                         double *bytes);
     /* let go of what the target holds (a host arm: stopped and removed) */
     void (*close)(struct target *t);
 };
@@ -108,6 +115,7 @@ struct target {
                                  (set by the workload's prepare) */
     double prepare_s;         /* and how long that took */
     const char *prepared_via; /* a copy's files came through: "disk", "agent"; NULL (loaded) */
+    char prepared_from[16];   /* and where the copy was loaded: "guest", "host arm"; "" */
     long long host_memory;    /* MemTotal of its host; -1 unknown (set by the experiment) */
     char dir[PATH_MAX];       /* where its raw logs go, on this machine */
     /* the running program, between target_start and target_wait */
@@ -176,5 +184,9 @@ int target_put_file(struct target *t, const char *path, const char *data, size_t
 bool target_can_put_tar(const struct target *t);
 int target_put_tar(struct target *t, const char *tar, const char *dir);
 int target_archive(struct target *t, bool make, char *buf, size_t len);
+/* See struct target_ops: export_tables; -1 (not reported) where the target has none. */
+bool target_can_export_tables(const struct target *t);
+int target_export_tables(struct target *t, long long tables, const char *dest, size_t max,
+                         double *bytes);
 
 #endif

@@ -104,6 +104,12 @@ static int local_archive(struct target *t, bool make, char *buf, size_t len)
     return !make ? 0 : hostarm_make_archive(arm(t), &bytes);
 }
 
+static int local_export_tables(struct target *t, long long tables, const char *dest, size_t max,
+                               double *bytes)
+{
+    return hostarm_export_tables(arm(t), tables, dest, max, bytes);
+}
+
 static void local_close(struct target *t) { hostarm_stop(arm(t), NULL); }
 
 static const struct target_ops local_ops = {
@@ -117,6 +123,7 @@ static const struct target_ops local_ops = {
     .status = local_status,
     .fetch_log = local_fetch_log,
     .archive = local_archive,
+    .export_tables = local_export_tables,
     .close = local_close,
 };
 

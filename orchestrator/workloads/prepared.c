@@ -33,6 +33,18 @@
 /* meta.json's field for prepared_server.uncompressed */
 #define UNCOMPRESSED "sbtest1_uncompressed_bytes"
 
+/* where a copy was loaded (meta.json's "loaded_in"), and from what loading
+ * time it pays (prepare = auto) */
+static const char *loaded_in(const struct target *t)
+{
+    return t->own_kernel ? "guest" : "host arm";
+}
+
+static double pays_from(const char *loaded)
+{
+    return strcmp(loaded, "host arm") == 0 ? PREPARED_PAYS_HOST_S : PREPARED_PAYS_S;
+}
+
 void prepared_key(const struct run_config *cfg, const char *version, const char *page_size,
                   char key[65])
 {
@@ -127,14 +139,19 @@ int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_
         return 1;
     }
     double load_s = json_object_object_get_ex(m, "load_s", &v) ? json_object_get_double(v) : 0;
+    /* a copy without "loaded_in" is a guest's (vbed before the host arm's copies) */
+    snprintf(ps->from, sizeof(ps->from), "guest");
+    if (json_object_object_get_ex(m, "loaded_in", &v) && json_object_is_type(v, json_type_string) &&
+        strcmp(json_object_get_string(v), "host arm") == 0)
+        snprintf(ps->from, sizeof(ps->from), "host arm");
     ps->uncompressed = 0;
     if (json_object_object_get_ex(m, UNCOMPRESSED, &v) && json_object_is_type(v, json_type_int) &&
         json_object_get_int64(v) > 0)
         ps->uncompressed = json_object_get_int64(v);
     json_object_put(m);
-    if (j->cfg->prepare == PREPARE_AUTO && !(load_s >= PREPARED_PAYS_S)) {
-        snprintf(why, whylen, "they loaded in %.1f s, a copy pays from %.0f s (prepare = auto)", load_s,
-                 PREPARED_PAYS_S);
+    if (j->cfg->prepare == PREPARE_AUTO && !(load_s >= pays_from(ps->from))) {
+        snprintf(why, whylen, "they loaded in %.1f s in the %s, a copy pays from %.0f s there "
+                 "(prepare = auto)", load_s, ps->from, pays_from(ps->from));
         return 1;
     }
     return 0;
@@ -419,7 +436,7 @@ static int fetch_files(struct target *t, const struct run_config *cfg, const cha
 }
 
 static int write_meta(const char *tmp, const struct run_config *cfg, const struct prepared_server *f,
-                      const char *from, double bytes, double load_s)
+                      const char *from, const char *loaded, double bytes, double load_s)
 {
     char opts[256], when[32], path[PATH_MAX];
     time_t now = time(NULL);
@@ -436,6 +453,7 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     json_object_object_add(o, "load_s", json_object_new_double(load_s));
     json_object_object_add(o, "made", json_object_new_string(when));
     json_object_object_add(o, "from", json_object_new_string(from));
+    json_object_object_add(o, "loaded_in", json_object_new_string(loaded));
     if (f->uncompressed > 0)
         json_object_object_add(o, UNCOMPRESSED, json_object_new_int64(f->uncompressed));
     path_join(path, sizeof(path), tmp, "meta.json");
@@ -444,26 +462,12 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     return rc;
 }
 
-void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
+/* The guest's way (tmp exists): its server's client copies the files
+ * while the tables are locked, in one session, and its agent brings them
+ * here. 0, or -1. */
+static int export_by_client(struct target *t, const struct run_config *cfg,
+                            const struct prepared_server *ps, const char *tmp, double *bytes)
 {
-    struct target *t = j->t;
-    const struct run_config *cfg = j->cfg;
-    if (!t->prepared_dir[0] || !target_can_copy_files(t) || cfg->tables < 1 ||
-        (cfg->prepare == PREPARE_AUTO && load_s < PREPARED_PAYS_S))
-        return;
-    char why[256], dir[PATH_MAX];
-    if (!ps->key[0]) {
-        if (server_facts(t, ps, why, sizeof(why)) < 0) {
-            log_warn("%s: no copy of its tables kept: %s", t->name, why);
-            return;
-        }
-        prepared_key(cfg, ps->version, ps->page_size, ps->key);
-    }
-    entry_dir(t, ps->key, dir, sizeof(dir));
-    if (access(dir, F_OK) == 0)
-        return;
-    double t0 = monotime_s();
-    /* the files copied while the tables are locked, in one session */
     const char *mk[] = {"/bin/sh", "-c", "rm -rf " EXPORT_DIR " && mkdir -m 0700 " EXPORT_DIR, NULL};
     char *out = NULL;
     int exitcode = -1;
@@ -489,32 +493,55 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
     sql_result_free(&r);
     free(flush);
     free(copy);
+    if (rc == 0)
+        rc = fetch_files(t, cfg, tmp, bytes);
+    const char *rm[] = {"/bin/rm", "-rf", EXPORT_DIR, NULL};
+    if (target_capture(t, rm, 60, &out, &exitcode) == 0)
+        free(out);
+    return rc;
+}
 
+void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
+{
+    struct target *t = j->t;
+    const struct run_config *cfg = j->cfg;
+    bool by_server = target_can_export_tables(t);
+    if (!t->prepared_dir[0] || !(by_server || target_can_copy_files(t)) || cfg->tables < 1 ||
+        (cfg->prepare == PREPARE_AUTO && load_s < pays_from(loaded_in(t))))
+        return;
+    char why[256], dir[PATH_MAX];
+    if (!ps->key[0]) {
+        if (server_facts(t, ps, why, sizeof(why)) < 0) {
+            log_warn("%s: no copy of its tables kept: %s", t->name, why);
+            return;
+        }
+        prepared_key(cfg, ps->version, ps->page_size, ps->key);
+    }
+    entry_dir(t, ps->key, dir, sizeof(dir));
+    if (access(dir, F_OK) == 0)
+        return;
+    double t0 = monotime_s();
     char tmp[PATH_MAX], name[96];
     double bytes = 0;
     snprintf(name, sizeof(name), ".tmp-%ld-%s", (long)getpid(), t->name);
     path_join(tmp, sizeof(tmp), t->prepared_dir, name);
-    if (rc == 0) {
-        paths_mkdirs(t->prepared_dir, 0700);
-        remove_stale(t->prepared_dir);
-        paths_remove_tree(tmp);
-        rc = mkdir(tmp, 0700) == 0 ? 0 : -1;
-    }
+    paths_mkdirs(t->prepared_dir, 0700);
+    remove_stale(t->prepared_dir);
+    paths_remove_tree(tmp);
+    int rc = mkdir(tmp, 0700) == 0 ? 0 : -1;
     if (rc == 0)
-        rc = fetch_files(t, cfg, tmp, &bytes);
+        rc = by_server ? target_export_tables(t, cfg->tables, tmp, file_max(cfg), &bytes)
+                       : export_by_client(t, cfg, ps, tmp, &bytes);
     if (rc == 0)
-        rc = write_meta(tmp, cfg, ps, t->name, bytes, load_s);
-    /* another guest that loaded the same tables may have been first */
+        rc = write_meta(tmp, cfg, ps, t->name, loaded_in(t), bytes, load_s);
+    /* another target that loaded the same tables may have been first */
     if (rc == 0 && rename(tmp, dir) < 0 && errno != EEXIST && errno != ENOTEMPTY)
         rc = -1;
     paths_remove_tree(tmp);
-    const char *rm[] = {"/bin/rm", "-rf", EXPORT_DIR, NULL};
-    if (target_capture(t, rm, 60, &out, &exitcode) == 0)
-        free(out);
     if (rc < 0)
-        log_warn("%s: no copy of its tables kept for the next guest (it could not be made)", t->name);
+        log_warn("%s: no copy of its tables kept for the guests (it could not be made)", t->name);
     else
-        log_info("%s: a copy of its tables kept for the next guest: %.1f MB in %.1f s (key %.12s)",
+        log_info("%s: a copy of its tables kept for the guests: %.1f MB in %.1f s (key %.12s)",
                  t->name, bytes / 1e6, monotime_s() - t0, ps->key);
 }
 

@@ -25,9 +25,15 @@
  * through its agent (10 s for the same 17 MB). meta.json's prepare entry
  * says which ("via").
  *
- * The host arm always loads (a private mariadbd loads in seconds). The
- * files are opaque bytes to vbed: read from one guest (bounded by the
- * tables' size), kept in root's cache, written into another guest. */
+ * The host arm always loads (a private mariadbd loads in seconds: 100,000
+ * compressed rows in 5 s here, where a guest under TCG took 67-120 s).
+ * Before the first run, where this machine's MariaDB and sysbench are the
+ * image's, a private mariadbd loads the tables the guests will copy and
+ * leaves the copy (experiment/hostprepare.h; target_export_tables: its
+ * server holds the tables while root copies the files out of mysql's
+ * datadir under hostarm.h's rules); then no guest loads. The files are
+ * opaque bytes to vbed: read from one target (bounded by the tables'
+ * size), kept in root's cache, written into another guest. */
 #ifndef VBED_WORKLOADS_PREPARED_H
 #define VBED_WORKLOADS_PREPARED_H
 
@@ -45,6 +51,10 @@ void prepared_key(const struct run_config *cfg, const char *version, const char 
  * 1.3-2.3 s, copied in 3.9-4.6 s through the agent; 17 MB: loaded in about
  * 2 minutes, copied in 5-6 s through the tables disk, 15 s through the agent) */
 #define PREPARED_PAYS_S 10.0
+/* the same for a copy the host arm loaded: its loading took far less than
+ * a guest's will (5 s against 67-120 s under TCG here; on KVM guests load
+ * faster, and copy faster too) */
+#define PREPARED_PAYS_HOST_S 1.0
 
 /* What the target's server said about itself (asked once per prepare,
  * checked: a guest's reply is hostile) and the copy's key from it; key ""
@@ -54,6 +64,8 @@ struct prepared_server {
     char page_size[16];
     char datadir[512]; /* with its trailing '/' */
     char key[65];
+    /* where the copy was loaded: "guest", "host arm"; "" not known */
+    char from[16];
     /* the bytes sbtest1's rows took in an uncompressed table where the copy
      * was made (innodb.h's compression check; meta.json's
      * sbtest1_uncompressed_bytes): a copy's check needs no table copy of its

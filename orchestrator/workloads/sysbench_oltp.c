@@ -161,6 +161,8 @@ static void working_set(struct wl_job *j)
         samples_add(s, "guest_memory_bytes", (double)cfg->memory, "bytes", g, NULL, 0, NULL);
     char text[512];
     ws_describe_pool(cfg, kind, bytes, estimate, host_mem, pool_auto, text, sizeof(text));
+    if (j->run->prepare_only)
+        return;
     if (fit == WS_BUFFER_POOL && !pool_auto)
         log_warn("%s: %s", j->t->name, text);
     else
@@ -214,8 +216,10 @@ static int copy_tables(struct wl_job *j, struct prepared_server *ps)
     if (run_sysbench_as(j, &empty, WORKLOAD_PREPARE, 0, "sysbench-prepare.out",
                         j->cfg->timeout_prepare, 200) < 0)
         return -1;
-    if (prepared_import(j, ps, why, sizeof(why)) == 0)
+    if (prepared_import(j, ps, why, sizeof(why)) == 0) {
+        snprintf(j->t->prepared_from, sizeof(j->t->prepared_from), "%s", ps->from);
         return 1;
+    }
     log_warn("%s: the copy of its tables failed (%s); it loads them", j->t->name, why);
     struct sql_result r = {0};
     const char *again[] = {"DROP DATABASE IF EXISTS sbtest", "CREATE DATABASE sbtest", NULL};

@@ -55,6 +55,8 @@ struct wl_run {
     struct wl_job *jobs;
     size_t n;
     const char *phase;   /* the phase running, for the reason of a failure */
+    bool prepare_only;   /* nothing is measured after the prepare (experiment.h): no
+                            advice on what a measurement will see */
     double measure_s;    /* the measure phase's length: cfg->duration, or what the
                             workload chose before it (duration = auto); the experiment
                             reads it to time its readings during the phase */
