@@ -111,9 +111,9 @@ static bool copies_tables(const struct run_config *cfg)
 }
 
 /* One private mariadbd that loads cfg's tables and leaves their copy in
- * the image cache (n: its number, for its name and directory). The time it
- * took, or -1 (said why). */
-static double load_here(struct runner *r, const struct run_config *arm_cfg, int n)
+ * the image cache (n: its number, for its name and directory). 0, or -1
+ * (said why). */
+static int load_here(struct runner *r, const struct run_config *arm_cfg, int n)
 {
     struct run_config cfg = *arm_cfg;
     cfg.buffer_pool = 128LL << 20; /* the files do not depend on it; auto would size a guest's */
@@ -131,7 +131,6 @@ static double load_here(struct runner *r, const struct run_config *arm_cfg, int 
     results_write(dir, "my.cnf", mycnf);
     struct hostarm_limits lim;
     hostarm_limits_of(&cfg, &lim);
-    double t0 = monotime_s();
     struct target t;
     int rc = target_open_host_arm(&t, r->local, &lim, mycnf, r->lua_host, base, name, dir);
     free(mycnf);
@@ -154,7 +153,7 @@ static double load_here(struct runner *r, const struct run_config *arm_cfg, int 
         samples_close(s);
     }
     target_close(&t); /* stops and removes it */
-    return rc < 0 ? -1 : monotime_s() - t0;
+    return rc;
 }
 
 void hostprepare_run(struct runner *r)
@@ -189,12 +188,14 @@ void hostprepare_run(struct runner *r)
         snprintf(keys[n++], sizeof(keys[0]), "%s", key);
         log_info("host-prepare: loading %lld table%s of %lld rows on this machine for the guests (MariaDB "
                  "%s, as in the image)", cfg->tables, cfg->tables == 1 ? "" : "s", cfg->table_size, version);
-        double took = load_here(r, cfg, n);
+        double t0 = monotime_s();
+        load_here(r, cfg, n);
+        double took = monotime_s() - t0;
         bool kept = access(meta, F_OK) == 0;
-        if (!kept)
-            log_warn("host-prepare: no copy of the tables was kept; the first guest loads them");
-        else
+        if (kept)
             log_info("host-prepare: the guests' tables are ready in %.1f s (key %.12s)", took, key);
+        else if (!signals_interrupted())
+            log_warn("host-prepare: no copy of the tables was kept; the first guest loads them");
         json_object *o = json_object_new_object();
         json_object_object_add(o, "key", json_object_new_string(key));
         json_object_object_add(o, "tables", json_object_new_int64(cfg->tables));
