@@ -69,4 +69,11 @@ if [ "${BENCH_QUICKSTART:-1}" != 0 ]; then
     | "   \(.[0].labels.arm): tables \(map(.labels.prepare) | unique | join(" and ")) in \(map(.value) | add / length * 10 | round / 10) s per target (mean of \(length))"' "$s"
   jq -r '"   copied tables came through: \([.runs[].prepare[]?.via // empty] | group_by(.)
     | map("\(.[0]) \(length)") | join(", ") | if . == "" then "-" else . end)"' "${s%samples.jsonl}meta.json"
+  # the tables loaded on this machine for the guests before the first run
+  # (experiment/hostprepare.h; none when the cache held them already)
+  jq -r 'if (.host_prepare // []) == [] then "   host-prepare: none (the cache held the tables)" else
+    (.host_prepare[] | "   host-prepare: \(.tables) x \(.table_size) rows loaded here in \(.s * 10 | round / 10) s (server start, load, copy, stop), kept: \(.kept)") end' \
+    "${s%samples.jsonl}meta.json"
 fi
+echo "== prepared tables in the cache"
+"$vbed" image list | grep '+ prepared' | sed 's/^/ /' || echo "   none"
