@@ -159,7 +159,7 @@ static int load_here(struct runner *r, const struct run_config *arm_cfg, int n)
 void hostprepare_run(struct runner *r)
 {
     const struct plan *p = r->plan;
-    char version[128], why[256], key[65], keys[8][65];
+    char version[128], why[256], key[65], keys[HOSTPREPARE_MAX][65];
     int n = 0, want = 0;
     for (size_t s = 0; s < p->n_specs; s++)
         want += p->arms[p->specs[s].arm].kind == ARM_GUEST && copies_tables(&p->specs[s].cfg);
@@ -170,15 +170,14 @@ void hostprepare_run(struct runner *r)
         return;
     }
     json_object *done = json_object_new_array();
-    for (size_t s = 0; s < p->n_specs && n < 8 && !signals_interrupted(); s++) {
+    for (size_t s = 0; s < p->n_specs && n < HOSTPREPARE_MAX && !signals_interrupted(); s++) {
         const struct run_config *cfg = &p->specs[s].cfg;
         if (p->arms[p->specs[s].arm].kind != ARM_GUEST || !copies_tables(cfg))
             continue;
         /* the key a guest of this image will ask for (its page size: InnoDB's default) */
         prepared_key(cfg, version, "16384", key);
-        char entry[PATH_MAX], meta[PATH_MAX], rel[96];
+        char meta[PATH_MAX], rel[96];
         snprintf(rel, sizeof(rel), "prepared/%s/meta.json", key);
-        path_join(entry, sizeof(entry), r->img.dir, "prepared");
         path_join(meta, sizeof(meta), r->img.dir, rel);
         bool seen = access(meta, F_OK) == 0;
         for (int k = 0; k < n && !seen; k++)

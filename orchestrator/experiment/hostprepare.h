@@ -29,6 +29,10 @@
  * taken) */
 #define PREPARED_HOST_ROWS 20000
 
+/* At most this many sets of tables are loaded here before a run (a plan
+ * that sweeps more table sizes loads the others in its first guests) */
+#define HOSTPREPARE_MAX 8
+
 /* Every set of tables the plan's guest arms will copy, loaded here unless
  * the cache holds it. */
 void hostprepare_run(struct runner *r);
