@@ -2,8 +2,9 @@
 # demo.sh: a fresh machine's whole path to a first result (make demo):
 # install packages, start libvirt, build vbed, check the host, build the
 # guest image (once; cached), run the quick scenario and write its report.
-# About 11 minutes on a 2-core machine without KVM, most of it the guests
-# (9 min 54 s on 2026-12-04 with the packages already installed).
+# About 10 minutes on a 2-core machine without KVM, most of it the guests
+# (8 min 45 s on 2026-12-04 with the packages already installed and an
+# empty image cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
