@@ -246,18 +246,12 @@ int experiment_run(struct experiment *e)
         log_info("prepare: %s in %zu target%s", ops->name, e->n, e->n == 1 ? "" : "s");
     int rc = wl_each(&r, ops->prepare, false);
     record_prepare(e);
-    if (e->prepare_only) {
-        snprintf(e->error, sizeof(e->error), "%s", r.error);
-        wl_each(&r, collect_one, false);
-        wl_run_free(&r, ops->free_state);
-        return rc;
-    }
-    if (rc == 0 && e->cfg->drop_caches)
+    if (rc == 0 && !e->prepare_only && e->cfg->drop_caches)
         rc = drop_caches(e, &r);
     r.phase = "warm-up";
-    if (rc == 0 && ops->warmup)
+    if (rc == 0 && !e->prepare_only && ops->warmup)
         rc = ops->warmup(&r);
-    if (rc == 0) {
+    if (rc == 0 && !e->prepare_only) {
         r.phase = "measure";
         if (ops->needs_db)
             log_info("measure: %.0fs in %zu target%s at once", r.measure_s, e->n,

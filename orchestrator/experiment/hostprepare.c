@@ -125,7 +125,8 @@ static int load_here(struct runner *r, const struct run_config *arm_cfg, int n)
     snprintf(sub, sizeof(sub), "host-prepare/%d", n);
     path_join(dir, sizeof(dir), r->res->dir, sub);
     hostarm_base(cfg.pool_dir, base, sizeof(base));
-    if (paths_mkdirs(dir, 0755) < 0)
+    struct samples *s = paths_mkdirs(dir, 0755) == 0 ? samples_open(dir) : NULL;
+    if (!s)
         return -1;
     char *mycnf = mycnf_render(&cfg);
     results_write(dir, "my.cnf", mycnf);
@@ -134,24 +135,22 @@ static int load_here(struct runner *r, const struct run_config *arm_cfg, int n)
     struct target t;
     int rc = target_open_host_arm(&t, r->local, &lim, mycnf, r->lua_host, base, name, dir);
     free(mycnf);
-    if (rc < 0)
+    if (rc < 0) {
+        samples_close(s);
         return -1;
+    }
     snprintf(t.name, sizeof(t.name), "host-prepare"); /* its messages, the copy's "from" */
     path_join(t.prepared_dir, sizeof(t.prepared_dir), r->img.dir, "prepared");
-    struct samples *s = samples_open(dir);
     json_object *labels = json_object_new_object();
     json_object_object_add(labels, "arm", json_object_new_string("host-prepare"));
-    if (s)
-        samples_begin_run(s, labels);
+    samples_begin_run(s, labels);
     json_object_put(labels);
     struct experiment e = {.cfg = &cfg, .t = &t, .n = 1, .samples = s, .prepare_only = true};
-    rc = s ? experiment_run(&e) : -1;
-    if (rc < 0 && s)
+    rc = experiment_run(&e);
+    if (rc < 0)
         log_warn("host-prepare: %s", e.error);
-    if (s) {
-        samples_end_run(s);
-        samples_close(s);
-    }
+    samples_end_run(s);
+    samples_close(s);
     target_close(&t); /* stops and removes it */
     return rc;
 }

@@ -1,6 +1,7 @@
 /* hostarm.c: the host arm's private mariadbd on this machine (see
  * hostarm.h; a remote host's is hostarm_remote.c's). */
 #include "targets/hostarm.h"
+#include "targets/innodb.h"
 #include "util/xalloc.h"
 
 #include "hostside/cgroup.h"
@@ -677,12 +678,7 @@ int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest,
         return -1;
     }
     uid_t owner = pw->pw_uid;
-    size_t flen = 64 + (size_t)tables * 24;
-    char *flush = xcalloc(1, flen);
-    snprintf(flush, flen, "FLUSH TABLES ");
-    for (long long i = 1; i <= tables; i++)
-        snprintf(flush + strlen(flush), flen - strlen(flush), "%ssbtest.sbtest%lld", i > 1 ? ", " : "", i);
-    snprintf(flush + strlen(flush), flen - strlen(flush), " FOR EXPORT");
+    char *flush = innodb_flush_for_export(tables);
     struct sql_result r = {0};
     int rc = sql_query(h->sql, flush, &r);
     sql_result_free(&r);

@@ -2,6 +2,7 @@
 #include "targets/innodb.h"
 
 #include "util/log.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -232,4 +233,15 @@ int innodb_version(struct sql *s, char *buf, unsigned long len)
     snprintf(buf, len, "%s", sql_cell(&r, 0, 0));
     sql_result_free(&r);
     return 0;
+}
+
+char *innodb_flush_for_export(long long tables)
+{
+    size_t len = 64 + (size_t)(tables > 0 ? tables : 0) * 24;
+    char *flush = xcalloc(1, len);
+    snprintf(flush, len, "FLUSH TABLES ");
+    for (long long i = 1; i <= tables; i++)
+        snprintf(flush + strlen(flush), len - strlen(flush), "%ssbtest.sbtest%lld", i > 1 ? ", " : "", i);
+    snprintf(flush + strlen(flush), len - strlen(flush), " FOR EXPORT");
+    return flush;
 }

@@ -60,6 +60,11 @@ int innodb_check_compression(struct sql *s, const struct run_config *cfg, long l
  * sbtest/sbtest*): what a cache must hold to hold the data. -1 reported. */
 int innodb_data_bytes(struct sql *s, long long *bytes);
 
+/* "FLUSH TABLES sbtest.sbtest1, ... FOR EXPORT" for tables tables
+ * (malloc'd): what holds sysbench's tables consistent while their files
+ * are copied (workloads/prepared.h). */
+char *innodb_flush_for_export(long long tables);
+
 /* The server's version string. */
 int innodb_version(struct sql *s, char *buf, unsigned long len);
 

@@ -3,6 +3,7 @@
 #include "workloads/prepared.h"
 
 #include "scenario/mycnf.h"
+#include "targets/innodb.h"
 #include "targets/sql.h"
 #include "util/hash.h"
 #include "util/log.h"
@@ -473,16 +474,12 @@ static int export_by_client(struct target *t, const struct run_config *cfg,
     int exitcode = -1;
     int rc = target_capture(t, mk, 60, &out, &exitcode);
     free(out);
-    size_t flen = 64 + (size_t)cfg->tables * 24, clen = 64 + (size_t)cfg->tables * 2 * 600;
-    char *flush = xcalloc(1, flen), *copy = xcalloc(1, clen);
-    snprintf(flush, flen, "FLUSH TABLES ");
+    size_t clen = 64 + (size_t)cfg->tables * 2 * 600;
+    char *flush = innodb_flush_for_export(cfg->tables), *copy = xcalloc(1, clen);
     snprintf(copy, clen, "system cp --sparse=always");
-    for (long long i = 1; i <= cfg->tables; i++) {
-        snprintf(flush + strlen(flush), flen - strlen(flush), "%ssbtest.sbtest%lld", i > 1 ? ", " : "", i);
+    for (long long i = 1; i <= cfg->tables; i++)
         snprintf(copy + strlen(copy), clen - strlen(copy), " %ssbtest/sbtest%lld.ibd %ssbtest/sbtest%lld.cfg",
                  ps->datadir, i, ps->datadir, i);
-    }
-    snprintf(flush + strlen(flush), flen - strlen(flush), " FOR EXPORT");
     snprintf(copy + strlen(copy), clen - strlen(copy), " %s/", EXPORT_DIR);
     const char *stmts[] = {flush, copy, "UNLOCK TABLES", NULL};
     struct sql_result r = {0};
