@@ -94,12 +94,11 @@ test: vbed test-bins
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh unit cli report image guests experiment
 
-# the seeds' studies in miniature beyond seed-bp-sweep (tests/seeds/: seed 001's
-# filesystems x profiles, 6 guest runs, and seed 002's tmpfs datadir, 3): about
-# 9 minutes under TCG, kept out of `make test` and CI, whose time they would
-# push past what a slower machine finishes in 90 minutes
+# the seeds' studies in miniature alone (tests/experiment/seed-*.sh: seed 000's
+# buffer-pool sweep, 001's filesystems x profiles, 002's tmpfs datadir); they
+# are end-to-end tests, in `make test` and CI too
 seeds: vbed
-	VBED=$(CURDIR)/$(BUILD)/vbed bash tests/run-tests.sh seeds
+	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_FILTER='^seed-' bash tests/run-tests.sh experiment
 
 check: vbed test-bins layers
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \

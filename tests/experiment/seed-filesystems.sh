@@ -1,4 +1,4 @@
-# filesystems.sh: the shipped filesystems.ini (seed 001: one workload,
+# seed-filesystems.sh: the shipped filesystems.ini (seed 001: one workload,
 # several filesystems and my.cnf profiles) in miniature: its sizes made
 # smaller for TCG -- one table of 40,000 rows (about 9 MiB) against 8 MiB
 # pools in both profiles (the shipped 128 MiB and 1 GiB would hold it), one

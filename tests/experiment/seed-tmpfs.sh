@@ -1,17 +1,21 @@
-# tmpfs.sh: the shipped tmpfs-datadir.ini (seed 002: MariaDB's datadir
+# seed-tmpfs.sh: the shipped tmpfs-datadir.ini (seed 002: MariaDB's datadir
 # on tmpfs) in miniature: its sizes made smaller for TCG -- one table of
 # 40,000 rows (about 9 MiB) against an 8 MiB pool, so that reads still
 # leave the pool as in the shipped file, one thread, 10 s of warm-up, 15 s
 # measured, one repeat, a 768 MiB guest with one vCPU -- every other key
-# the shipped one's. The shape the seed reports: tmpfs ahead on writes. Its
-# commits wait for no disk: the tmpfs arm's commit I/O per transaction is
-# below half each disk arm's; its TPS is above the cache=none disk's at one
-# machine speed (each arm's TPS over its CPU speed index: the one repeat of
-# each ran minutes apart, and a 5 % slower machine during the tmpfs run once
-# turned its 1.2 % lead into a 3.9 % loss); it has
-# no block layer under its datadir (n/a) while both disk arms wrote to
-# theirs; the report does not predict the disk arms from the tmpfs arm
-# (another filesystem); nothing is left.
+# the shipped one's. The shape the seed reports: tmpfs ahead on writes,
+# because its commits wait for no disk: the tmpfs arm's commit I/O per
+# transaction is below half each disk arm's; it has no block layer under
+# its datadir (n/a) while both disk arms wrote to theirs; the report does
+# not predict the disk arms from the tmpfs arm (another filesystem);
+# nothing is left. The TPS of the two arms is printed, at one machine
+# speed, not compared: under TCG a transaction is ~50 ms of emulated CPU,
+# of which the commit I/O tmpfs saves is 2-3 ms (~5 %), while one run's TPS
+# moves by more than that between runs minutes apart -- the cache=none
+# comparison came out 1.2 % ahead, 3.9 % behind (the machine 5 % slower
+# during the tmpfs run) and 6.5 % behind (its TPS drifting +35 % over the
+# measure phase) in three runs here. On a KVM host the commits' share, and
+# the lead, are larger.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -52,8 +56,6 @@ for cache in none writeback; do
     fail "disk_cache=$cache: the disk arm was predicted from the tmpfs arm's budget"
   if [ "$cache" = none ]; then
     echo "cache=none at one speed: tmpfs $tt TPS / speed $st, disk $td TPS / speed $sd"
-    awk -v t="$tt" -v d="$td" -v a="$st" -v b="$sd" 'BEGIN { exit !(a > 0 && b > 0 && t / a > d / b) }' ||
-      fail "tmpfs ($tt TPS at speed $st) is not ahead of the disk under cache=none ($td TPS at speed $sd)"
   fi
 done
 printf '%s' "$table"
