@@ -1,0 +1,226 @@
+/* asuser.c: file work as another user, in a child that gave up root (see
+ * asuser.h). */
+#include "util/asuser.h"
+
+#include "util/signals.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BLOCK 4096
+#define CHUNK (64 * BLOCK)
+
+/* what the child reports through its pipe: the index it stopped at and errno */
+struct verdict {
+    size_t index;
+    int err;
+};
+
+/* the child's buffer: it must not allocate (a parent with threads may have
+ * held malloc's lock at the fork) */
+static char chunk[CHUNK];
+
+/* For good: the raw system calls change this thread's ids, the only thread
+ * of the child (glibc's wrappers would signal the parent's threads, which
+ * the child does not have). */
+static int become(uid_t uid, gid_t gid)
+{
+    if (syscall(SYS_setgroups, 0, NULL) < 0 || syscall(SYS_setresgid, gid, gid, gid) < 0 ||
+        syscall(SYS_setresuid, uid, uid, uid) < 0)
+        return -1;
+    if (getuid() != uid || geteuid() != uid || getgid() != gid || getegid() != gid) {
+        errno = EPERM;
+        return -1;
+    }
+    umask(S_IRWXO); /* the modes asked for, as a server's own files get them */
+    return 0;
+}
+
+static bool zeros(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* src's bytes into dst, a hole where a block is zeros (sparse) */
+static int copy_fd(int src, int dst, bool sparse)
+{
+    off_t at = 0;
+    for (;;) {
+        ssize_t got = pread(src, chunk, CHUNK, at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        for (ssize_t b = 0; b < got; b += BLOCK) {
+            size_t len = (size_t)(got - b < BLOCK ? got - b : BLOCK);
+            if (sparse && zeros(chunk + b, len)) {
+                if (lseek(dst, (off_t)len, SEEK_CUR) < 0)
+                    return -1;
+            } else if (write_all(dst, chunk + b, len) < 0) {
+                return -1;
+            }
+        }
+        at += got;
+    }
+    /* a hole at the end has no size yet */
+    return ftruncate(dst, at);
+}
+
+struct job {
+    int dirfd;
+    const struct asuser_copy *files;
+    const char *const *names;
+    size_t n;
+    bool sparse;
+};
+
+/* in the child: index n when all went well */
+static struct verdict copy_in(const struct job *j)
+{
+    size_t i = 0;
+    for (; i < j->n; i++) {
+        int fd = openat(j->dirfd, j->files[i].name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        0660);
+        if (fd < 0)
+            return (struct verdict){i, errno};
+        int rc = copy_fd(j->files[i].src_fd, fd, j->sparse);
+        int err = errno;
+        if (close(fd) < 0 && rc == 0) {
+            rc = -1;
+            err = errno;
+        }
+        if (rc < 0) {
+            unlinkat(j->dirfd, j->files[i].name, 0);
+            return (struct verdict){i, err};
+        }
+    }
+    return (struct verdict){i, 0};
+}
+
+static struct verdict remove_names(const struct job *j)
+{
+    size_t i = 0;
+    for (; i < j->n; i++)
+        if (unlinkat(j->dirfd, j->names[i], 0) < 0 && errno != ENOENT)
+            return (struct verdict){i, errno};
+    return (struct verdict){i, 0};
+}
+
+/* fn(j) in a child as uid:gid; its verdict */
+static int as_user(uid_t uid, gid_t gid, struct verdict (*fn)(const struct job *), const struct job *j,
+                   size_t *failed)
+{
+    *failed = j->n;
+    if (uid == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(p[0]);
+        close(p[1]);
+        errno = err;
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        struct verdict v = {j->n, 0};
+        if (become(uid, gid) < 0)
+            v.err = errno;
+        else
+            v = fn(j);
+        ssize_t w = write(p[1], &v, sizeof(v));
+        _exit(w == (ssize_t)sizeof(v) && v.err == 0 ? 0 : 1);
+    }
+    close(p[1]);
+    int status = 0;
+    bool stopped = false;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR))
+            break;
+        if (signals_interrupted() && !stopped) {
+            kill(pid, SIGKILL);
+            stopped = true;
+        }
+        signals_sleep_ms(5);
+    }
+    struct verdict v = {j->n, EIO};
+    ssize_t got = read(p[0], &v, sizeof(v));
+    close(p[0]);
+    if (stopped) {
+        v = (struct verdict){j->n, EINTR};
+    } else if (got != (ssize_t)sizeof(v) || !WIFEXITED(status)) {
+        v = (struct verdict){j->n, EIO};
+    }
+    if (v.err == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    *failed = v.index;
+    errno = v.err ? v.err : EIO;
+    return -1;
+}
+
+int asuser_copy_in(uid_t uid, gid_t gid, int dirfd, const struct asuser_copy *files, size_t n,
+                   bool sparse, size_t *failed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!files[i].name[0] || strchr(files[i].name, '/')) {
+            *failed = i;
+            errno = EINVAL;
+            return -1;
+        }
+    struct job j = {.dirfd = dirfd, .files = files, .n = n, .sparse = sparse};
+    if (as_user(uid, gid, copy_in, &j, failed) == 0)
+        return 0;
+    int err = errno;
+    size_t made = *failed < n ? *failed : 0; /* the files before the failing one */
+    if (made > 0) {
+        const char *names[made];
+        for (size_t i = 0; i < made; i++)
+            names[i] = files[i].name;
+        size_t ignored;
+        asuser_unlink(uid, gid, dirfd, names, made, &ignored);
+    }
+    errno = err;
+    return -1;
+}
+
+int asuser_unlink(uid_t uid, gid_t gid, int dirfd, const char *const names[], size_t n, size_t *failed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!names[i][0] || strchr(names[i], '/')) {
+            *failed = i;
+            errno = EINVAL;
+            return -1;
+        }
+    struct job j = {.dirfd = dirfd, .names = names, .n = n};
+    return as_user(uid, gid, remove_names, &j, failed);
+}
