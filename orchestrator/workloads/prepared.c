@@ -225,7 +225,6 @@ static int on_files(struct target *t, long long tables, const char *dir, const c
 }
 
 static const char *const both[] = {"ibd", "cfg", NULL};
-static const char *const ibd[] = {"ibd", NULL};
 static const char *const cfg_only[] = {"cfg", NULL};
 
 /* .tmp-<pid>-... (a copy being saved) and .tar-<pid>-... (an archive for a
@@ -398,11 +397,22 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
         snprintf(why, whylen, "cannot give the copied files to mysql in %s", t->name);
         return -1;
     }
-    /* every byte was written: a page-compressed table's holes again */
-    if ((cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4) &&
-        on_files(t, cfg->tables, db, ibd, "/usr/bin/fallocate", "--dig-holes") != 0) {
-        snprintf(why, whylen, "cannot make the copied page-compressed files sparse in %s", t->name);
-        return -1;
+    /* every byte was written: a page-compressed table's holes again
+     * (fallocate takes one file at a time) */
+    bool page_compressed = cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4;
+    for (long long i = 1; page_compressed && i <= cfg->tables; i++) {
+        char file[700];
+        snprintf(file, sizeof(file), "%ssbtest%lld.ibd", db, i);
+        const char *argv[] = {"/usr/bin/fallocate", "--dig-holes", file, NULL};
+        char *out = NULL;
+        int exitcode = -1;
+        int rc = target_capture(t, argv, 600, &out, &exitcode);
+        free(out);
+        if (rc < 0 || exitcode != 0) {
+            snprintf(why, whylen, "cannot make the copied page-compressed file %s sparse in %s", file,
+                     t->name);
+            return -1;
+        }
     }
     if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld IMPORT TABLESPACE") < 0) {
         snprintf(why, whylen, "InnoDB did not import the copied tables");
