@@ -12,6 +12,7 @@
 #include "util/paths.h"
 #include "util/process.h"
 #include "util/procfs.h"
+#include "util/asuser.h"
 #include "util/safefile.h"
 #include "results/session.h"
 #include "util/signals.h"
@@ -719,5 +720,81 @@ int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest,
     if (sql_query(h->sql, "UNLOCK TABLES", &r) < 0)
         rc = -1;
     sql_result_free(&r);
+    return rc;
+}
+
+/* the copy's file names: sbtest<i>.ibd and .cfg for every table (malloc'd) */
+static char (*copy_names(long long tables))[32]
+{
+    char(*names)[32] = xcalloc((size_t)tables * 2, sizeof(*names));
+    for (long long i = 0; i < tables; i++) {
+        snprintf(names[2 * i], sizeof(names[0]), "sbtest%lld.ibd", i + 1);
+        snprintf(names[2 * i + 1], sizeof(names[0]), "sbtest%lld.cfg", i + 1);
+    }
+    return names;
+}
+
+int hostarm_import_tables(struct hostarm *h, long long tables, const char *src, bool sparse)
+{
+    struct passwd *pw = getpwnam("mysql");
+    char why[PATH_MAX + 128];
+    if (!pw || tables < 1 || tables > 100000) {
+        log_error("The host arm cannot import the prepared tables: %s", pw ? "no tables" : "no mysql user");
+        return -1;
+    }
+    if (safefile_trusted_dir(src, why, sizeof(why)) < 0) {
+        log_error("Refusing the prepared tables in '%s' for the host arm: %s", src, why);
+        return -1;
+    }
+    size_t n = (size_t)tables * 2;
+    char(*names)[32] = copy_names(tables);
+    struct asuser_copy *files = xcalloc(n, sizeof(*files));
+    for (size_t i = 0; i < n; i++)
+        files[i] = (struct asuser_copy){.src_fd = -1, .name = names[i]};
+    int rc = -1, fd = -1, sfd = -1, srcfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (srcfd < 0) {
+        log_error("Cannot open the prepared tables '%s': %s", src, strerror(errno));
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((files[i].src_fd = safefile_open_read(srcfd, names[i])) < 0) {
+            log_error("Cannot read '%s/%s': %s", src, names[i], safefile_why(errno));
+            goto out;
+        }
+    fd = open_trusted(h->dir);
+    sfd = fd >= 0 ? safefile_open_dir(fd, HOSTARM_MYSQL_DIR "/data/sbtest") : -1;
+    if (fd >= 0 && sfd < 0)
+        log_error("Cannot open '%s/sbtest': %s", h->datadir, safefile_why(errno));
+    if (sfd < 0 || innodb_each_table(h->sql, tables, INNODB_DISCARD_TABLESPACE) < 0)
+        goto out;
+    size_t failed;
+    if (asuser_copy_in(pw->pw_uid, pw->pw_gid, sfd, files, n, sparse, &failed) < 0) {
+        if (!signals_interrupted())
+            log_error("The mysql user could not write '%s/sbtest/%s': %s", h->datadir,
+                      failed < n ? names[failed] : "(no file yet)", strerror(errno));
+        goto out;
+    }
+    if (innodb_each_table(h->sql, tables, INNODB_IMPORT_TABLESPACE) < 0)
+        goto out;
+    const char **cfgs = xcalloc((size_t)tables, sizeof(*cfgs));
+    for (long long i = 0; i < tables; i++)
+        cfgs[i] = names[2 * i + 1];
+    rc = asuser_unlink(pw->pw_uid, pw->pw_gid, sfd, cfgs, (size_t)tables, &failed);
+    if (rc < 0 && !signals_interrupted())
+        log_error("The mysql user could not remove '%s/sbtest/%s': %s", h->datadir,
+                  failed < (size_t)tables ? cfgs[failed] : "(no file yet)", strerror(errno));
+    free(cfgs);
+out:
+    for (size_t i = 0; i < n; i++)
+        if (files[i].src_fd >= 0)
+            close(files[i].src_fd);
+    if (srcfd >= 0)
+        close(srcfd);
+    if (sfd >= 0)
+        close(sfd);
+    if (fd >= 0)
+        close(fd);
+    free(files);
+    free(names);
     return rc;
 }

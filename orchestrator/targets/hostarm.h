@@ -18,7 +18,9 @@
  * tables' files -- never through a link, never a FIFO or device, never
  * more than it asked for, a copied file only if mysql owns it and it has
  * no other link; it runs and
- * extracts nothing from there, and signals only the pids of its own
+ * extracts nothing from there, and writes or removes nothing there itself
+ * (a prepared copy's files are written by a child that is the mysql user,
+ * hostarm_import_tables), and signals only the pids of its own
  * records, after checking each is still the process it started.
  *
  * With host_match = guest it runs in a cgroup whose cpuset holds as
@@ -146,6 +148,16 @@ int hostarm_make_archive(struct hostarm *h, long long *bytes);
  * user with one link and at most max bytes. 0, or -1 reported. */
 int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest, size_t max,
                           double *bytes);
+
+/* A prepared copy's sbtest<i>.ibd and .cfg in src -- a directory only root
+ * can change (safefile_trusted_dir), its files regular, opened without
+ * following a link -- into the arm's server, whose sbtest tables exist
+ * empty: ALTER TABLE ... DISCARD TABLESPACE, the files written into
+ * mysql's sbtest directory by a child that is the mysql user
+ * (util/asuser.h: root writes nothing there; sparse: zeros as holes),
+ * ALTER TABLE ... IMPORT TABLESPACE, the .cfg removed the same way. 0, or
+ * -1 reported. */
+int hostarm_import_tables(struct hostarm *h, long long tables, const char *src, bool sparse);
 
 /* ---- on the host the arm runs on (this machine; `vbed host` requests) ---- */
 

@@ -245,3 +245,19 @@ char *innodb_flush_for_export(long long tables)
     snprintf(flush + strlen(flush), len - strlen(flush), " FOR EXPORT");
     return flush;
 }
+
+int innodb_each_table(struct sql *s, long long tables, const char *fmt)
+{
+    char **stmts = xcalloc((size_t)(tables > 0 ? tables : 0) + 1, sizeof(char *));
+    for (long long i = 0; i < tables; i++) {
+        stmts[i] = xcalloc(1, 128);
+        snprintf(stmts[i], 128, fmt, i + 1);
+    }
+    struct sql_result r = {0};
+    int rc = sql_run(s, (const char *const *)stmts, &r);
+    sql_result_free(&r);
+    for (long long i = 0; i < tables; i++)
+        free(stmts[i]);
+    free(stmts);
+    return rc;
+}

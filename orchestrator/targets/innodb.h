@@ -65,6 +65,14 @@ int innodb_data_bytes(struct sql *s, long long *bytes);
  * are copied (workloads/prepared.h). */
 char *innodb_flush_for_export(long long tables);
 
+/* One statement per sysbench table, fmt with the table's number (%lld:
+ * "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE"), run in one session.
+ * 0, or -1 reported. */
+int innodb_each_table(struct sql *s, long long tables, const char *fmt);
+/* what a copy of a table's files goes in between (workloads/prepared.h) */
+#define INNODB_DISCARD_TABLESPACE "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE"
+#define INNODB_IMPORT_TABLESPACE "ALTER TABLE sbtest.sbtest%lld IMPORT TABLESPACE"
+
 /* The server's version string. */
 int innodb_version(struct sql *s, char *buf, unsigned long len);
 

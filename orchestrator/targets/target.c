@@ -107,6 +107,16 @@ int target_export_tables(struct target *t, long long tables, const char *dest, s
     return target_can_export_tables(t) ? t->ops->export_tables(t, tables, dest, max, bytes) : -1;
 }
 
+bool target_can_import_tables(const struct target *t)
+{
+    return t->ops && t->ops->import_tables;
+}
+
+int target_import_tables(struct target *t, long long tables, const char *src, bool sparse)
+{
+    return target_can_import_tables(t) ? t->ops->import_tables(t, tables, src, sparse) : -1;
+}
+
 int target_put_file(struct target *t, const char *path, const char *data, size_t len)
 {
     return t->ops->put_file ? t->ops->put_file(t, path, data, len) : -1;

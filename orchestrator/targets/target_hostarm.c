@@ -110,6 +110,11 @@ static int local_export_tables(struct target *t, long long tables, const char *d
     return hostarm_export_tables(arm(t), tables, dest, max, bytes);
 }
 
+static int local_import_tables(struct target *t, long long tables, const char *src, bool sparse)
+{
+    return hostarm_import_tables(arm(t), tables, src, sparse);
+}
+
 static void local_close(struct target *t) { hostarm_stop(arm(t), NULL); }
 
 static const struct target_ops local_ops = {
@@ -124,6 +129,7 @@ static const struct target_ops local_ops = {
     .fetch_log = local_fetch_log,
     .archive = local_archive,
     .export_tables = local_export_tables,
+    .import_tables = local_import_tables,
     .close = local_close,
 };
 

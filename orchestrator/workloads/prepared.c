@@ -124,7 +124,7 @@ int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_
         snprintf(why, whylen, "prepare = load");
         return 1;
     }
-    if (!t->prepared_dir[0] || !target_can_copy_files(t)) {
+    if (!t->prepared_dir[0] || !(target_can_copy_files(t) || target_can_import_tables(t))) {
         snprintf(why, whylen, "a %s loads its own tables", t->ops->kind);
         return 1;
     }
@@ -179,24 +179,6 @@ static int read_file(const char *path, size_t max, char **data, size_t *len)
         return -1;
     }
     return 0;
-}
-
-/* One statement per table: fmt with the table's number, run in one
- * session. */
-static int per_table(struct target *t, long long tables, const char *fmt)
-{
-    char **stmts = xcalloc((size_t)tables + 1, sizeof(char *));
-    for (long long i = 0; i < tables; i++) {
-        stmts[i] = xcalloc(1, 128);
-        snprintf(stmts[i], 128, fmt, i + 1);
-    }
-    struct sql_result r = {0};
-    int rc = sql_run(t->sql, (const char *const *)stmts, &r);
-    sql_result_free(&r);
-    for (long long i = 0; i < tables; i++)
-        free(stmts[i]);
-    free(stmts);
-    return rc;
 }
 
 /* argv0 (and arg1, if not NULL) followed by dir/sbtest<i>.<ext> for every
@@ -382,11 +364,24 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     char db[640], dir[PATH_MAX];
     snprintf(db, sizeof(db), "%ssbtest/", ps->datadir);
     entry_dir(t, ps->key, dir, sizeof(dir));
-    if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld DISCARD TABLESPACE") < 0) {
+    bool page_compressed = cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4;
+    double t0 = monotime_s();
+    if (target_can_import_tables(t)) {
+        /* a host arm: its server's own user writes the files on this machine */
+        if (target_import_tables(t, cfg->tables, dir, page_compressed) < 0) {
+            snprintf(why, whylen, "%s's server did not import the copy", t->name);
+            return -1;
+        }
+        log_info("%s: its tables' files were written by its server's user in %.1f s", t->name,
+                 monotime_s() - t0);
+        t->prepared_via = "local";
+        return 0;
+    }
+    if (innodb_each_table(t->sql, cfg->tables, INNODB_DISCARD_TABLESPACE) < 0) {
         snprintf(why, whylen, "cannot discard the empty tables' tablespaces");
         return -1;
     }
-    double t0 = monotime_s();
+    t0 = monotime_s();
     bool by_disk = put_as_disk(t, cfg, dir, db) == 0;
     if (!by_disk && put_by_agent(t, cfg, dir, db, why, whylen) < 0)
         return -1;
@@ -399,7 +394,6 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     }
     /* every byte was written: a page-compressed table's holes again
      * (fallocate takes one file at a time) */
-    bool page_compressed = cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4;
     for (long long i = 1; page_compressed && i <= cfg->tables; i++) {
         char file[700];
         snprintf(file, sizeof(file), "%ssbtest%lld.ibd", db, i);
@@ -414,7 +408,7 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
             return -1;
         }
     }
-    if (per_table(t, cfg->tables, "ALTER TABLE sbtest.sbtest%lld IMPORT TABLESPACE") < 0) {
+    if (innodb_each_table(t->sql, cfg->tables, INNODB_IMPORT_TABLESPACE) < 0) {
         snprintf(why, whylen, "InnoDB did not import the copied tables");
         return -1;
     }

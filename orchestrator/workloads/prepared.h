@@ -25,9 +25,11 @@
  * through its agent (10 s for the same 17 MB). meta.json's prepare entry
  * says which ("via").
  *
- * The host arm always loads (a private mariadbd loads in seconds: 100,000
- * compressed rows in 5 s here, where a guest under TCG took 67-120 s).
- * Before the first run, where this machine's MariaDB and sysbench are the
+ * A host arm on this machine imports a copy the same way, but its files
+ * are written into mysql's datadir by a child that is the mysql user
+ * (target_import_tables, hostarm.h: root writes nothing there; "via"
+ * local): the host arm's tables are then the guests' pages too. A remote
+ * host arm loads (its host has no copy). Before the first run, where this machine's MariaDB and sysbench are the
  * image's, a private mariadbd loads the tables the guests will copy and
  * leaves the copy (experiment/hostprepare.h; target_export_tables: its
  * server holds the tables while root copies the files out of mysql's
