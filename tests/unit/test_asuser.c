@@ -1,15 +1,18 @@
 /* test_asuser.c: file work as another user (asuser.h): the files are that
  * user's and hold root's bytes (read through fds root opened, from files
  * that user cannot read), sparse copies have holes where the zeros were,
- * nothing is written over or through what is there, and the child is not
- * root any more: a directory only root may write refuses it. Needs root
+ * nothing is written over or through what is there, the child is not
+ * root any more (a directory only root may write refuses it), and an
+ * interrupted vbed does not wait for it. Needs root
  * (exit 77 otherwise). */
 #include "testutil.h"
 
 #include "util/asuser.h"
 #include "util/log.h"
+#include "util/signals.h"
 
 #include <fcntl.h>
+#include <signal.h>
 
 #define NOBODY 65534
 
@@ -155,6 +158,29 @@ static void not_root_any_more(void **state)
     close(src);
 }
 
+/* vbed interrupted (SIGINT): the child is killed rather than waited for,
+ * and the call says so (EINTR, no file named). Last: the flag stays set. */
+static void interrupted(void **state)
+{
+    (void)state;
+    enum { LEN = 64 << 20 };
+    int src = openat(rootdir, "big", O_RDWR | O_CREAT | O_EXCL, 0600);
+    assert_true(src >= 0);
+    static char block[1 << 20];
+    memset(block, 'x', sizeof(block));
+    for (int i = 0; i < LEN / (int)sizeof(block); i++)
+        assert_int_equal(write(src, block, sizeof(block)), (ssize_t)sizeof(block));
+    signals_install();
+    raise(SIGINT);
+    assert_true(signals_interrupted());
+    struct asuser_copy files[] = {{src, "big.ibd"}};
+    size_t failed = 99;
+    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 1, false, &failed), -1);
+    assert_int_equal(errno, EINTR);
+    assert_int_equal(failed, 1);
+    close(src);
+}
+
 int main(void)
 {
     if (geteuid() != 0) {
@@ -165,6 +191,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(copies_as_the_user, setup, teardown),
         cmocka_unit_test_setup_teardown(never_over_or_through, setup, teardown),
         cmocka_unit_test_setup_teardown(not_root_any_more, setup, teardown),
+        cmocka_unit_test_setup_teardown(interrupted, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
