@@ -734,7 +734,7 @@ static char (*copy_names(long long tables))[32]
     return names;
 }
 
-int hostarm_import_tables(struct hostarm *h, long long tables, const char *src, bool sparse)
+int hostarm_import_tables(struct hostarm *h, long long tables, const char *src)
 {
     struct passwd *pw = getpwnam("mysql");
     char why[PATH_MAX + 128];
@@ -768,7 +768,7 @@ int hostarm_import_tables(struct hostarm *h, long long tables, const char *src, 
     if (sfd < 0 || innodb_each_table(h->sql, tables, INNODB_DISCARD_TABLESPACE) < 0)
         goto out;
     size_t failed;
-    if (asuser_copy_in(pw->pw_uid, pw->pw_gid, sfd, files, n, sparse, &failed) < 0) {
+    if (asuser_copy_in(pw->pw_uid, pw->pw_gid, sfd, files, n, &failed) < 0) {
         if (!signals_interrupted())
             log_error("The mysql user could not write '%s/sbtest/%s': %s", h->datadir,
                       failed < n ? names[failed] : "(no file yet)", strerror(errno));

@@ -154,10 +154,10 @@ int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest,
  * following a link -- into the arm's server, whose sbtest tables exist
  * empty: ALTER TABLE ... DISCARD TABLESPACE, the files written into
  * mysql's sbtest directory by a child that is the mysql user
- * (util/asuser.h: root writes nothing there; sparse: zeros as holes),
+ * (util/asuser.h: root writes nothing there; the files' holes kept),
  * ALTER TABLE ... IMPORT TABLESPACE, the .cfg removed the same way. 0, or
  * -1 reported. */
-int hostarm_import_tables(struct hostarm *h, long long tables, const char *src, bool sparse);
+int hostarm_import_tables(struct hostarm *h, long long tables, const char *src);
 
 /* ---- on the host the arm runs on (this machine; `vbed host` requests) ---- */
 

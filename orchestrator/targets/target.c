@@ -112,9 +112,9 @@ bool target_can_import_tables(const struct target *t)
     return t->ops && t->ops->import_tables;
 }
 
-int target_import_tables(struct target *t, long long tables, const char *src, bool sparse)
+int target_import_tables(struct target *t, long long tables, const char *src)
 {
-    return target_can_import_tables(t) ? t->ops->import_tables(t, tables, src, sparse) : -1;
+    return target_can_import_tables(t) ? t->ops->import_tables(t, tables, src) : -1;
 }
 
 int target_put_file(struct target *t, const char *path, const char *data, size_t len)

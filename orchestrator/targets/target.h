@@ -91,10 +91,10 @@ struct target_ops {
     /* a prepared copy's sbtest<i>.ibd and .cfg in src (a directory of
      * root's on this machine) imported into its server's sbtest tables,
      * which exist empty: their tablespaces discarded, the files written by
-     * the server's own user (sparse: zeros left as holes), imported, the
-     * .cfg removed. -1 reported. NULL: not this way (a guest takes the
-     * files through put_tar or put_file, its root gives them to mysql) */
-    int (*import_tables)(struct target *t, long long tables, const char *src, bool sparse);
+     * the server's own user (their holes kept), imported, the .cfg
+     * removed. -1 reported. NULL: not this way (a guest takes the files
+     * through put_tar or put_file, its root gives them to mysql) */
+    int (*import_tables)(struct target *t, long long tables, const char *src);
     /* let go of what the target holds (a host arm: stopped and removed) */
     void (*close)(struct target *t);
 };
@@ -197,6 +197,6 @@ int target_export_tables(struct target *t, long long tables, const char *dest, s
                          double *bytes);
 /* See struct target_ops: import_tables; -1 (not reported) where the target has none. */
 bool target_can_import_tables(const struct target *t);
-int target_import_tables(struct target *t, long long tables, const char *src, bool sparse);
+int target_import_tables(struct target *t, long long tables, const char *src);
 
 #endif

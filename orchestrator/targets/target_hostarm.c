@@ -110,9 +110,9 @@ static int local_export_tables(struct target *t, long long tables, const char *d
     return hostarm_export_tables(arm(t), tables, dest, max, bytes);
 }
 
-static int local_import_tables(struct target *t, long long tables, const char *src, bool sparse)
+static int local_import_tables(struct target *t, long long tables, const char *src)
 {
-    return hostarm_import_tables(arm(t), tables, src, sparse);
+    return hostarm_import_tables(arm(t), tables, src);
 }
 
 static void local_close(struct target *t) { hostarm_stop(arm(t), NULL); }

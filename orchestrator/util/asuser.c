@@ -2,6 +2,7 @@
  * asuser.h). */
 #include "util/asuser.h"
 
+#include "util/extents.h"
 #include "util/signals.h"
 
 #include <errno.h>
@@ -12,8 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define BLOCK 4096
-#define CHUNK (64 * BLOCK)
+#define CHUNK (256 * 1024)
 
 /* what the child reports through its pipe: the index it stopped at and errno */
 struct verdict {
@@ -41,53 +41,13 @@ static int become(uid_t uid, gid_t gid)
     return 0;
 }
 
-static bool zeros(const char *p, size_t n)
+/* src's bytes into dst, its holes kept (extents.h) */
+static int copy_fd(int src, int dst)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i])
-            return false;
-    return true;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* src's bytes into dst, a hole where a block is zeros (sparse) */
-static int copy_fd(int src, int dst, bool sparse)
-{
-    off_t at = 0;
-    for (;;) {
-        ssize_t got = pread(src, chunk, CHUNK, at);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            break;
-        for (ssize_t b = 0; b < got; b += BLOCK) {
-            size_t len = (size_t)(got - b < BLOCK ? got - b : BLOCK);
-            if (sparse && zeros(chunk + b, len)) {
-                if (lseek(dst, (off_t)len, SEEK_CUR) < 0)
-                    return -1;
-            } else if (write_all(dst, chunk + b, len) < 0) {
-                return -1;
-            }
-        }
-        at += got;
-    }
-    /* a hole at the end has no size yet */
-    return ftruncate(dst, at);
+    struct stat st;
+    if (fstat(src, &st) < 0)
+        return -1;
+    return extents_copy(src, dst, st.st_size, chunk, sizeof(chunk));
 }
 
 struct job {
@@ -95,7 +55,6 @@ struct job {
     const struct asuser_copy *files;
     const char *const *names;
     size_t n;
-    bool sparse;
 };
 
 /* in the child: index n when all went well */
@@ -107,7 +66,7 @@ static struct verdict copy_in(const struct job *j)
                         0660);
         if (fd < 0)
             return (struct verdict){i, errno};
-        int rc = copy_fd(j->files[i].src_fd, fd, j->sparse);
+        int rc = copy_fd(j->files[i].src_fd, fd);
         int err = errno;
         if (close(fd) < 0 && rc == 0) {
             rc = -1;
@@ -189,7 +148,7 @@ static int as_user(uid_t uid, gid_t gid, struct verdict (*fn)(const struct job *
 }
 
 int asuser_copy_in(uid_t uid, gid_t gid, int dirfd, const struct asuser_copy *files, size_t n,
-                   bool sparse, size_t *failed)
+                   size_t *failed)
 {
     for (size_t i = 0; i < n; i++)
         if (!files[i].name[0] || strchr(files[i].name, '/')) {
@@ -197,7 +156,7 @@ int asuser_copy_in(uid_t uid, gid_t gid, int dirfd, const struct asuser_copy *fi
             errno = EINVAL;
             return -1;
         }
-    struct job j = {.dirfd = dirfd, .files = files, .n = n, .sparse = sparse};
+    struct job j = {.dirfd = dirfd, .files = files, .n = n};
     if (as_user(uid, gid, copy_in, &j, failed) == 0)
         return 0;
     int err = errno;

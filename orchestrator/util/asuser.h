@@ -12,7 +12,6 @@
 #ifndef VBED_ASUSER_H
 #define VBED_ASUSER_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -23,13 +22,12 @@ struct asuser_copy {
 
 /* Each file's bytes into a new file name in dirfd, created by uid:gid
  * (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0660: never over or through what is
- * there). sparse: a 4 KiB block of zeros is left a hole (fallocate
- * --dig-holes as it is written). 0; or -1 with errno set and *failed the
+ * there), the source's holes left holes (extents.h). 0; or -1 with errno set and *failed the
  * index of the file, the new files before it removed again (n: not at a
  * file -- the fork, the user, an interruption: what the child made is left
  * to the caller, whose directory it is). */
 int asuser_copy_in(uid_t uid, gid_t gid, int dirfd, const struct asuser_copy *files, size_t n,
-                   bool sparse, size_t *failed);
+                   size_t *failed);
 
 /* names in dirfd removed by uid:gid; a name already gone is no error. 0, or
  * -1 with errno set and *failed the index of the name (n: not at a name). */

@@ -37,7 +37,8 @@ char *safefile_read_tail(int dirfd, const char *name, size_t max, size_t *len);
  * holds more), NUL-terminated. NULL with errno set. */
 char *safefile_read_small(int dirfd, const char *name, size_t max);
 
-/* name in dirfd (another user's: owner) copied whole to the new file
+/* name in dirfd (another user's: owner) copied whole, its holes kept
+ * (extents.h), to the new file
  * name in destfd (mode 0600; never through a link, never over a file
  * there), if it is a regular file of owner's (else EPERM) with no other
  * link (else EMLINK) and at most max bytes (else EFBIG); never more bytes

@@ -5,6 +5,7 @@
 #include "scenario/mycnf.h"
 #include "targets/innodb.h"
 #include "targets/sql.h"
+#include "util/extents.h"
 #include "util/hash.h"
 #include "util/log.h"
 #include "util/monotime.h"
@@ -252,7 +253,24 @@ static int tar_add(struct archive *a, int dirfd, const char *name, const char *s
     archive_entry_set_filetype(e, AE_IFREG);
     archive_entry_set_perm(e, 0640);
     archive_entry_set_mtime(e, st.st_mtime, 0);
-    int rc = archive_write_header(a, e) == ARCHIVE_OK ? 0 : -1;
+    /* a sparse file's data extents: pax records them, tar in the guest
+     * leaves the rest holes (extents.h); archive_write_data then takes the
+     * whole file and writes the extents alone */
+    off_t at = 0, start, end;
+    int more, extents = 0;
+    bool sparse = false;
+    while ((more = extents_next(fd, at, st.st_size, &start, &end)) == 0) {
+        sparse |= start > at;
+        archive_entry_sparse_add_entry(e, start, end - start);
+        extents++;
+        at = end;
+    }
+    sparse |= at < st.st_size;
+    if (!sparse)
+        archive_entry_sparse_clear(e);
+    else if (extents == 0) /* all hole: an empty extent says so */
+        archive_entry_sparse_add_entry(e, 0, 0);
+    int rc = more < 0 || lseek(fd, 0, SEEK_SET) != 0 || archive_write_header(a, e) != ARCHIVE_OK ? -1 : 0;
     archive_entry_free(e);
     off_t left = st.st_size;
     while (rc == 0 && left > 0) {
@@ -368,7 +386,7 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     double t0 = monotime_s();
     if (target_can_import_tables(t)) {
         /* a host arm: its server's own user writes the files on this machine */
-        if (target_import_tables(t, cfg->tables, dir, page_compressed) < 0) {
+        if (target_import_tables(t, cfg->tables, dir) < 0) {
             snprintf(why, whylen, "%s's server did not import the copy", t->name);
             return -1;
         }
@@ -392,9 +410,10 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
         snprintf(why, whylen, "cannot give the copied files to mysql in %s", t->name);
         return -1;
     }
-    /* every byte was written: a page-compressed table's holes again
-     * (fallocate takes one file at a time) */
-    for (long long i = 1; page_compressed && i <= cfg->tables; i++) {
+    /* the tables disk's archive kept the files' holes (tar_add); through
+     * the agent every byte was written: a page-compressed table's holes
+     * again, wherever a block is zeros (fallocate takes one file at a time) */
+    for (long long i = 1; !by_disk && page_compressed && i <= cfg->tables; i++) {
         char file[700];
         snprintf(file, sizeof(file), "%ssbtest%lld.ibd", db, i);
         const char *argv[] = {"/usr/bin/fallocate", "--dig-holes", file, NULL};
@@ -510,6 +529,15 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
     if (!t->prepared_dir[0] || !(by_server || target_can_copy_files(t)) || cfg->tables < 1 ||
         (cfg->prepare == PREPARE_AUTO && load_s < pays_from(loaded_in(t))))
         return;
+    /* a guest's files come through its agent byte by byte: a page-compressed
+     * table would lose its holes (extents.h), and its copies would not be
+     * the table it loaded */
+    if (!by_server && (cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4)) {
+        log_info("%s: no copy of its page-compressed tables kept: through its agent their holes would "
+                 "be lost (a copy is made on this machine where its MariaDB is the image's)",
+                 t->name);
+        return;
+    }
     char why[256], dir[PATH_MAX];
     if (!ps->key[0]) {
         if (server_facts(t, ps, why, sizeof(why)) < 0) {

@@ -16,8 +16,15 @@
  * receives the files and imports them (ALTER TABLE ...
  * IMPORT TABLESPACE rewrites every page's space id and LSN): the same pages,
  * in its own filesystem on its own disk, in its arm's format and cache mode
- * -- no backing file shared between guests. Page-compressed tables get
- * their holes back (fallocate --dig-holes) after the copy.
+ * -- no backing file shared between guests. A copy keeps the files' holes
+ * (a page-compressed table's; util/extents.h): the copy made on this
+ * machine, the tables disk's pax archive (its sparse map, which tar in the
+ * guest restores), the host arm's import. Through a guest's agent only
+ * bytes pass: a page-compressed copy taken that way gets its zero blocks
+ * dug out again (fallocate --dig-holes), and a guest keeps no copy of
+ * page-compressed tables. IMPORT TABLESPACE itself leaves such a table on
+ * fewer blocks than its loading did (it rewrites and punches every page:
+ * sbtest1 of 2 x 20,000 page-zlib rows: 3.4 MiB loaded, 2.3 MiB imported).
  *
  * The files reach a guest as one tar archive on a read-only disk of its own
  * (target_put_tar: uploaded into its pool, plugged in, extracted there;

@@ -1,6 +1,7 @@
 /* test_asuser.c: file work as another user (asuser.h): the files are that
  * user's and hold root's bytes (read through fds root opened, from files
- * that user cannot read), sparse copies have holes where the zeros were,
+ * that user cannot read), holes stay where the original has them (and
+ * its allocated zeros allocated),
  * nothing is written over or through what is there, the child is not
  * root any more (a directory only root may write refuses it), and an
  * interrupted vbed does not wait for it. Needs root
@@ -48,16 +49,50 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* root's file (0600) in root's directory with len bytes: blocks of 'x',
- * every other 4 KiB block zeros, zeros at the end; its fd */
+/* root's file (0600) in root's directory with len bytes of 'x' (zeros in
+ * bytes after len - 4096); its fd */
 static int root_file(const char *name, size_t len, char *bytes)
 {
     for (size_t i = 0; i < len; i++)
-        bytes[i] = (i / 4096) % 2 == 0 && i < len - 4096 ? 'x' : 0;
+        bytes[i] = len < 4096 || i < len - 4096 ? 'x' : 0;
     int fd = openat(rootdir, name, O_RDWR | O_CREAT | O_EXCL, 0600);
     assert_true(fd >= 0);
     assert_int_equal(write(fd, bytes, len), (ssize_t)len);
     return fd;
+}
+
+/* root's sparse file of 10 blocks: data in blocks 0 and 2, zeros written
+ * (allocated) in block 4, holes elsewhere -- a page-compressed table's
+ * shape; its bytes in bytes, its fd */
+enum { SPARSE_LEN = 10 * 4096 };
+static int root_sparse_file(const char *name, char *bytes)
+{
+    memset(bytes, 0, SPARSE_LEN);
+    memset(bytes, 'x', 4096);
+    memset(bytes + 2 * 4096, 'y', 4096);
+    int fd = openat(rootdir, name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, bytes, 4096, 0), 4096);
+    assert_int_equal(pwrite(fd, bytes + 2 * 4096, 4096, 2 * 4096), 4096);
+    assert_int_equal(pwrite(fd, bytes + 4 * 4096, 4096, 4 * 4096), 4096);
+    assert_int_equal(ftruncate(fd, SPARSE_LEN), 0);
+    assert_int_equal(fsync(fd), 0);
+    return fd;
+}
+
+/* the offsets where fd's data extents start and end, "s-e s-e ..." */
+static void extent_map(int fd, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    off_t at = 0, size = lseek(fd, 0, SEEK_END);
+    while (at < size) {
+        off_t d = lseek(fd, at, SEEK_DATA);
+        if (d < 0)
+            break;
+        off_t h = lseek(fd, d, SEEK_HOLE);
+        snprintf(buf + strlen(buf), len - strlen(buf), "%lld-%lld ", (long long)d, (long long)h);
+        at = h;
+    }
 }
 
 static void check_copy(const char *name, const char *bytes, size_t len, struct stat *st)
@@ -79,25 +114,29 @@ static void check_copy(const char *name, const char *bytes, size_t len, struct s
 static void copies_as_the_user(void **state)
 {
     (void)state;
-    enum { LEN = 10 * 4096 };
-    static char a[LEN], b[100];
-    struct asuser_copy files[] = {{root_file("a", LEN, a), "a.ibd"}, {root_file("b", 100, b), "a.cfg"}};
+    static char a[SPARSE_LEN], b[100];
+    struct asuser_copy files[] = {{root_sparse_file("a", a), "a.ibd"}, {root_file("b", 100, b), "a.cfg"}};
     size_t failed = 99;
-    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 2, false, &failed), 0);
-    struct stat full, cfg, sparse;
-    check_copy("a.ibd", a, LEN, &full);
+    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 2, &failed), 0);
+    struct stat copy, cfg, orig;
+    check_copy("a.ibd", a, SPARSE_LEN, &copy);
     check_copy("a.cfg", b, 100, &cfg);
-    /* the same bytes with holes: the zero blocks take no space */
-    struct asuser_copy one[] = {{files[0].src_fd, "s.ibd"}};
-    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, one, 1, true, &failed), 0);
-    check_copy("s.ibd", a, LEN, &sparse);
-    assert_true(sparse.st_blocks < full.st_blocks);
-    assert_true(sparse.st_blocks * 512 <= 5 * 4096);
+    /* the holes where the original has them: not filled, and the zeros it
+     * holds allocated not dug out (the same blocks, the same extents) */
+    assert_int_equal(fstat(files[0].src_fd, &orig), 0);
+    assert_true(orig.st_blocks < SPARSE_LEN / 512);
+    assert_int_equal(copy.st_blocks, orig.st_blocks);
+    char want[256], got[256];
+    extent_map(files[0].src_fd, want, sizeof(want));
+    int fd = openat(userdir, "a.ibd", O_RDONLY | O_NOFOLLOW);
+    assert_true(fd >= 0);
+    extent_map(fd, got, sizeof(got));
+    close(fd);
+    assert_string_equal(got, want);
     /* removed by the user; a name already gone is no error */
-    const char *names[] = {"a.cfg", "gone.cfg", "s.ibd"};
-    assert_int_equal(asuser_unlink(NOBODY, NOBODY, userdir, names, 3, &failed), 0);
+    const char *names[] = {"a.cfg", "gone.cfg"};
+    assert_int_equal(asuser_unlink(NOBODY, NOBODY, userdir, names, 2, &failed), 0);
     assert_int_equal(faccessat(userdir, "a.cfg", F_OK, AT_SYMLINK_NOFOLLOW), -1);
-    assert_int_equal(faccessat(userdir, "s.ibd", F_OK, AT_SYMLINK_NOFOLLOW), -1);
     assert_int_equal(faccessat(userdir, "a.ibd", F_OK, AT_SYMLINK_NOFOLLOW), 0);
     close(files[0].src_fd);
     close(files[1].src_fd);
@@ -116,7 +155,7 @@ static void never_over_or_through(void **state)
     assert_int_equal(symlinkat(path, userdir, "t2.ibd"), 0);
     struct asuser_copy files[] = {{src, "t1.ibd"}, {src, "t2.ibd"}};
     size_t failed = 99;
-    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 2, false, &failed), -1);
+    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 2, &failed), -1);
     assert_int_equal(failed, 1);
     assert_true(errno == EEXIST || errno == ELOOP);
     assert_int_equal(faccessat(userdir, "t1.ibd", F_OK, AT_SYMLINK_NOFOLLOW), -1);
@@ -129,7 +168,7 @@ static void never_over_or_through(void **state)
     assert_memory_equal(got, r, sizeof(r));
     /* a name with a '/' is refused before anything runs */
     struct asuser_copy up[] = {{src, "../root/x"}};
-    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, up, 1, false, &failed), -1);
+    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, up, 1, &failed), -1);
     assert_int_equal(errno, EINVAL);
     close(src);
     close(target);
@@ -144,7 +183,7 @@ static void not_root_any_more(void **state)
     int src = root_file("a", sizeof(a), a);
     struct asuser_copy files[] = {{src, "x.ibd"}};
     size_t failed = 99;
-    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, rootdir, files, 1, false, &failed), -1);
+    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, rootdir, files, 1, &failed), -1);
     assert_int_equal(errno, EACCES);
     assert_int_equal(failed, 0);
     assert_int_equal(faccessat(rootdir, "x.ibd", F_OK, AT_SYMLINK_NOFOLLOW), -1);
@@ -152,7 +191,7 @@ static void not_root_any_more(void **state)
     assert_int_equal(asuser_unlink(NOBODY, NOBODY, rootdir, names, 1, &failed), -1);
     assert_int_equal(errno, EACCES);
     assert_int_equal(faccessat(rootdir, "a", F_OK, AT_SYMLINK_NOFOLLOW), 0);
-    assert_int_equal(asuser_copy_in(0, 0, userdir, files, 1, false, &failed), -1);
+    assert_int_equal(asuser_copy_in(0, 0, userdir, files, 1, &failed), -1);
     assert_int_equal(errno, EINVAL);
     assert_int_equal(faccessat(userdir, "x.ibd", F_OK, AT_SYMLINK_NOFOLLOW), -1);
     close(src);
@@ -175,7 +214,7 @@ static void interrupted(void **state)
     assert_true(signals_interrupted());
     struct asuser_copy files[] = {{src, "big.ibd"}};
     size_t failed = 99;
-    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 1, false, &failed), -1);
+    assert_int_equal(asuser_copy_in(NOBODY, NOBODY, userdir, files, 1, &failed), -1);
     assert_int_equal(errno, EINTR);
     assert_int_equal(failed, 1);
     close(src);
