@@ -95,6 +95,21 @@ report_goldens() {
   done
 }
 
+# forget_prepared IMG TABLES TABLE_SIZE OPTIONS: the copies of sysbench's
+# tables in image directory IMG's cache (prepared/<key>/, their sizes in
+# its meta.json) of TABLES x TABLE_SIZE rows whose table options match the
+# regex OPTIONS are removed, so that the run after loads them again
+forget_prepared() {
+  local m
+  for m in "$1"/prepared/*/meta.json; do
+    [ -f "$m" ] || continue
+    jq -e --argjson n "$2" --argjson rows "$3" --arg o "$4" \
+      '.tables == $n and .table_size == $rows and (.table_options | test($o))' "$m" >/dev/null &&
+      rm -rf "$(dirname "$m")"
+  done
+  return 0
+}
+
 # The newest results directory under DIR
 latest_results() { ls -td "$1"/*/ 2>/dev/null | head -n 1; }
 

@@ -551,16 +551,27 @@ pid_t hostarm_exec_start(struct hostarm *h, const char *const argv[], const char
     return spawn_start(argv, &o);
 }
 
+/* mysql's sbtest directory in the arm, opened from root's arm directory
+ * without following a link at any step (safefile_open_dir); -1, said
+ * (report) where it is not there */
+static int open_tables_dir(const struct hostarm *h, bool report)
+{
+    int fd = open_trusted(h->dir);
+    int sfd = fd >= 0 ? safefile_open_dir(fd, HOSTARM_MYSQL_DIR "/data/sbtest") : -1;
+    if (fd >= 0 && sfd < 0 && report)
+        log_error("Cannot open '%s/sbtest': %s", h->datadir, safefile_why(errno));
+    if (fd >= 0)
+        close(fd);
+    return sfd;
+}
+
 /* Bytes of the arm's tables (sbtest*.ibd in its datadir) in the page cache;
  * -1 if none could be measured. The datadir is mysql's: each step is
  * opened without following a link, and only regular files are measured
  * (a FIFO there would otherwise hold the helper for ever). */
 static long long tables_resident(const struct hostarm *h)
 {
-    int fd = open_trusted(h->dir);
-    int sfd = fd >= 0 ? safefile_open_dir(fd, HOSTARM_MYSQL_DIR "/data/sbtest") : -1;
-    if (fd >= 0)
-        close(fd);
+    int sfd = open_tables_dir(h, false);
     DIR *d = sfd >= 0 ? fdopendir(sfd) : NULL;
     if (!d) {
         if (sfd >= 0)
@@ -689,11 +700,8 @@ int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest,
         return -1;
     }
     /* the tables are held (and their .cfg written) until UNLOCK TABLES in this session */
-    int fd = open_trusted(h->dir);
-    int sfd = fd >= 0 ? safefile_open_dir(fd, HOSTARM_MYSQL_DIR "/data/sbtest") : -1;
+    int sfd = open_tables_dir(h, true);
     int dfd = open(dest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0 && sfd < 0)
-        log_error("Cannot open '%s/sbtest': %s", h->datadir, safefile_why(errno));
     if (dfd < 0)
         log_error("Cannot open '%s': %s", dest, strerror(errno));
     rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
@@ -711,8 +719,6 @@ int hostarm_export_tables(struct hostarm *h, long long tables, const char *dest,
                 *bytes += (double)got;
             }
         }
-    if (fd >= 0)
-        close(fd);
     if (sfd >= 0)
         close(sfd);
     if (dfd >= 0)
@@ -739,7 +745,8 @@ int hostarm_import_tables(struct hostarm *h, long long tables, const char *src)
     struct passwd *pw = getpwnam("mysql");
     char why[PATH_MAX + 128];
     if (!pw || tables < 1 || tables > 100000) {
-        log_error("The host arm cannot import the prepared tables: %s", pw ? "no tables" : "no mysql user");
+        log_error("The host arm cannot import %lld prepared tables: %s", tables,
+                  pw ? "not a number of tables a scenario has" : "there is no mysql user");
         return -1;
     }
     if (safefile_trusted_dir(src, why, sizeof(why)) < 0) {
@@ -751,7 +758,7 @@ int hostarm_import_tables(struct hostarm *h, long long tables, const char *src)
     struct asuser_copy *files = xcalloc(n, sizeof(*files));
     for (size_t i = 0; i < n; i++)
         files[i] = (struct asuser_copy){.src_fd = -1, .name = names[i]};
-    int rc = -1, fd = -1, sfd = -1, srcfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int rc = -1, sfd = -1, srcfd = open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (srcfd < 0) {
         log_error("Cannot open the prepared tables '%s': %s", src, strerror(errno));
         goto out;
@@ -761,10 +768,7 @@ int hostarm_import_tables(struct hostarm *h, long long tables, const char *src)
             log_error("Cannot read '%s/%s': %s", src, names[i], safefile_why(errno));
             goto out;
         }
-    fd = open_trusted(h->dir);
-    sfd = fd >= 0 ? safefile_open_dir(fd, HOSTARM_MYSQL_DIR "/data/sbtest") : -1;
-    if (fd >= 0 && sfd < 0)
-        log_error("Cannot open '%s/sbtest': %s", h->datadir, safefile_why(errno));
+    sfd = open_tables_dir(h, true);
     if (sfd < 0 || innodb_each_table(h->sql, tables, INNODB_DISCARD_TABLESPACE) < 0)
         goto out;
     size_t failed;
@@ -792,8 +796,6 @@ out:
         close(srcfd);
     if (sfd >= 0)
         close(sfd);
-    if (fd >= 0)
-        close(fd);
     free(files);
     free(names);
     return rc;

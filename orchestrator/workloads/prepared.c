@@ -208,6 +208,12 @@ static int on_files(struct target *t, long long tables, const char *dir, const c
 }
 
 static const char *const both[] = {"ibd", "cfg", NULL};
+
+/* PAGE_COMPRESSED tables: sparse files (util/extents.h) */
+static bool page_compressed(const struct run_config *cfg)
+{
+    return cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4;
+}
 static const char *const cfg_only[] = {"cfg", NULL};
 
 /* .tmp-<pid>-... (a copy being saved) and .tar-<pid>-... (an archive for a
@@ -382,7 +388,6 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     char db[640], dir[PATH_MAX];
     snprintf(db, sizeof(db), "%ssbtest/", ps->datadir);
     entry_dir(t, ps->key, dir, sizeof(dir));
-    bool page_compressed = cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4;
     double t0 = monotime_s();
     if (target_can_import_tables(t)) {
         /* a host arm: its server's own user writes the files on this machine */
@@ -413,7 +418,7 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     /* the tables disk's archive kept the files' holes (tar_add); through
      * the agent every byte was written: a page-compressed table's holes
      * again, wherever a block is zeros (fallocate takes one file at a time) */
-    for (long long i = 1; !by_disk && page_compressed && i <= cfg->tables; i++) {
+    for (long long i = 1; !by_disk && page_compressed(cfg) && i <= cfg->tables; i++) {
         char file[700];
         snprintf(file, sizeof(file), "%ssbtest%lld.ibd", db, i);
         const char *argv[] = {"/usr/bin/fallocate", "--dig-holes", file, NULL};
@@ -532,7 +537,7 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
     /* a guest's files come through its agent byte by byte: a page-compressed
      * table would lose its holes (extents.h), and its copies would not be
      * the table it loaded */
-    if (!by_server && (cfg->compression == COMP_PAGE_ZLIB || cfg->compression == COMP_PAGE_LZ4)) {
+    if (!by_server && page_compressed(cfg)) {
         log_info("%s: no copy of its page-compressed tables kept: through its agent their holes would "
                  "be lost (a copy is made on this machine where its MariaDB is the image's)",
                  t->name);

@@ -19,11 +19,7 @@ need_prog jq
 
 img=$("$VBED" image path) || fail "the guest image is not built"
 # no copy of these tables before: host-prepare must make it
-for m in "$img"/prepared/*/meta.json; do
-  [ -f "$m" ] || continue
-  jq -e '.tables == 2 and .table_size == 20000 and (.table_options | test("PAGE_COMPRESSED"))' "$m" \
-    >/dev/null && rm -rf "$(dirname "$m")"
-done
+forget_prepared "$img" 2 20000 "PAGE_COMPRESSED"
 expect_rc 0 "$VBED" run --id e2ecpc -o "$VBED_TEST_TMP/res" tests/data/scenarios/copy-page-compressed.ini
 echo "$err" | grep -E "host-prepare|tables (copied|loaded)|files (were written|came)|compression"
 assert_nothing_left e2ecpc

@@ -29,11 +29,7 @@ sed -e 's/^table_size *=.*/table_size   = 60000/' -e 's/^warmup_max *=.*/warmup_
 # last run of this test). A copy is the image's prepared/<key>/ with the
 # sizes in its meta.json; loading them again on the host takes seconds.
 img=$("$VBED" image path) || fail "the guest image is not built"
-for m in "$img"/prepared/*/meta.json; do
-  [ -f "$m" ] || continue
-  jq -e '.tables == 1 and .table_size == 60000 and (.table_options | test("ROW_FORMAT=COMPRESSED"))' "$m" \
-    >/dev/null && rm -rf "$(dirname "$m")"
-done
+forget_prepared "$img" 1 60000 "ROW_FORMAT=COMPRESSED"
 res=$VBED_TEST_TMP/res
 start=$SECONDS
 expect_rc 0 "$VBED" run --id e2eqs -o "$res" "$sc"
