@@ -36,6 +36,8 @@ struct guest_run {
     size_t n;
     volatile int abort_all;
     struct progress *progress;
+    bool cold;          /* boot every guest (the repeat of a stalled run) */
+    char stalled[640];  /* a guest's disk stalled (diskwatch.h): the evidence; "" none */
 };
 
 /* The saved ready guest for guest i of the run (its host, its domain
@@ -47,7 +49,7 @@ static const struct ready_state *ready_for(struct guest_run *gr, size_t i, struc
     struct run *run = gr->run;
     struct runner *r = run->r;
     const struct run_config *cfg = &run->sp->cfg;
-    if (cfg->start != START_RESTORE || r->o->cold)
+    if (cfg->start != START_RESTORE || r->o->cold || gr->cold)
         return NULL;
     /* the guests of a run on one host share its state: tried[k] for the
      * first guest k on the same host (0 untried, 1 found, -1 none) */
@@ -268,6 +270,36 @@ static void record_placement(struct guest_run *gr)
     meta_write(r->meta);
 }
 
+/* Each guest's domain as libvirt runs it, into domain-live.xml, checked
+ * against the run's data disks (format, cache and io mode): a domain that
+ * runs otherwise than the scenario says fails the run -- its figures would
+ * be labelled with a setting it did not have. */
+static int record_live_domains(struct guest_run *gr)
+{
+    const struct run_config *cfg = &gr->run->sp->cfg;
+    int rc = 0;
+    for (size_t i = 0; i < gr->n && rc == 0; i++) {
+        struct guest *g = &gr->guests[i];
+        char *xml = virDomainGetXMLDesc(g->dom, 0);
+        char why[512];
+        if (!xml) {
+            log_error("run %s: libvirt gives no XML of the running %s: %s", gr->run->runid,
+                      g->lay.name, hv_last_error());
+            return -1;
+        }
+        results_write(gr->dirs[i], "domain-live.xml", xml);
+        int disks = g->lay.data_vol[0] ? (int)cfg->data_disks : 0;
+        if (domain_check_live(xml, disks, cfg->disk_format, cfg->disk_cache, cfg->disk_io, why,
+                              sizeof(why)) < 0) {
+            log_error("run %s: %s: %s", gr->run->runid, g->lay.name, why);
+            json_object_object_add(gr->run->meta_run, "reason", json_object_new_string(why));
+            rc = -1;
+        }
+        free(xml);
+    }
+    return rc;
+}
+
 static int run_experiment(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
@@ -280,6 +312,7 @@ static int run_experiment(struct guest_run *gr)
                           g->lay.data_vol[0] ? g->lay.data_path : "", gr->dirs[i]);
         /* tables loaded once per image are kept beside it (workloads/prepared.h) */
         path_join(t[i].prepared_dir, sizeof(t[i].prepared_dir), r->img.dir, "prepared");
+        t[i].stall_s = (double)gr->run->sp->cfg.timeout_stall;
     }
     struct experiment e = {.cfg = &gr->run->sp->cfg, .t = t, .n = gr->n, .samples = r->samples,
                            .meta_run = gr->run->meta_run};
@@ -296,8 +329,11 @@ static int run_experiment(struct guest_run *gr)
     }
     else
         gr->run->headline = e.headline;
-    for (size_t i = 0; i < gr->n; i++)
+    for (size_t i = 0; i < gr->n; i++) {
+        if (rc < 0 && t[i].stalled[0] && !gr->stalled[0])
+            snprintf(gr->stalled, sizeof(gr->stalled), "%s: %s", t[i].name, t[i].stalled);
         target_close(&t[i]);
+    }
     free(t);
     return rc;
 }
@@ -357,6 +393,77 @@ static void teardown_guests(struct guest_run *gr, bool failed)
     }
 }
 
+/* The guests started, the experiment run in them, the guests taken down. */
+static int attempt(struct guest_run *gr, const char **names)
+{
+    struct run *run = gr->run;
+    struct runner *r = run->r;
+    gr->progress = progress_new(gr->n, names);
+    for (size_t i = 0; i < gr->n; i++)
+        gr->guests[i].progress = gr->progress;
+
+    int rc = start_guests(gr);
+    progress_end(gr->progress);
+    gr->progress = NULL;
+    for (size_t i = 0; i < gr->n; i++) {
+        gr->guests[i].progress = NULL;
+        if (gr->guests[i].phase == GP_FAILED) {
+            log_error("%s", gr->guests[i].error);
+            if (!json_object_object_get_ex(run->meta_run, "reason", NULL) &&
+                !strstr(gr->guests[i].error, "another guest"))
+                json_object_object_add(run->meta_run, "reason",
+                                       json_object_new_string(gr->guests[i].error));
+        }
+    }
+    if (rc == 0) {
+        record_ready(gr);
+        record_placement(gr);
+        rc = record_live_domains(gr);
+    }
+    if (rc == 0) {
+        if (!r->o->boot_only)
+            rc = run_experiment(gr);
+    }
+    teardown_guests(gr, rc < 0);
+    return rc;
+}
+
+/* A guest's disk stalled (QEMU 7.2 under TCG has lost a completion of a
+ * disk plugged into a restored guest): the run once more, every guest
+ * booted with its disks in its domain from the start. The stalled
+ * attempt's raw logs move to guest-<n>-stalled, its samples are dropped,
+ * and meta.json's run says what happened. */
+static int repeat_cold(struct guest_run *gr, const char **names)
+{
+    struct run *run = gr->run;
+    log_warn("run %s: %s; the run is repeated once with its guests cold-booted (stall_retry)",
+             run->runid, gr->stalled);
+    json_object *st = json_object_new_object();
+    json_object_object_add(st, "evidence", json_object_new_string(gr->stalled));
+    json_object_object_add(st, "repeated", json_object_new_string("cold"));
+    json_object_object_add(run->meta_run, "stall", st);
+    json_object_object_del(run->meta_run, "reason");
+    meta_write(run->r->meta);
+    samples_restart_run(run->r->samples);
+    for (size_t i = 0; i < gr->n; i++) {
+        char kept[PATH_MAX + 16];
+        snprintf(kept, sizeof(kept), "%s-stalled", gr->dirs[i]);
+        if (rename(gr->dirs[i], kept) < 0 || paths_mkdirs(gr->dirs[i], 0755) < 0)
+            log_warn("run %s: the stalled attempt's logs stay in '%s'", run->runid, gr->dirs[i]);
+        struct guest *g = &gr->guests[i];
+        struct guest fresh = {.n = g->n, .cfg = g->cfg, .abort_all = g->abort_all,
+                              .progress_line = g->progress_line, .lay = g->lay};
+        *g = fresh;
+    }
+    gr->abort_all = 0;
+    gr->cold = true;
+    gr->stalled[0] = '\0';
+    int rc = attempt(gr, names);
+    if (gr->stalled[0])
+        log_error("run %s: a guest's disk stalled again, cold-booted: %s", run->runid, gr->stalled);
+    return rc;
+}
+
 int guestrun_execute(struct run *run)
 {
     struct runner *r = run->r;
@@ -383,29 +490,9 @@ int guestrun_execute(struct run *run)
     }
     json_object_object_add(run->meta_run, "guest_hosts", guest_hosts);
     meta_write(r->meta);
-    gr.progress = progress_new(gr.n, names);
-    for (size_t i = 0; i < gr.n; i++)
-        gr.guests[i].progress = gr.progress;
-
-    int rc = start_guests(&gr);
-    progress_end(gr.progress);
-    for (size_t i = 0; i < gr.n; i++) {
-        gr.guests[i].progress = NULL;
-        if (gr.guests[i].phase == GP_FAILED) {
-            log_error("%s", gr.guests[i].error);
-            if (!json_object_object_get_ex(run->meta_run, "reason", NULL) &&
-                !strstr(gr.guests[i].error, "another guest"))
-                json_object_object_add(run->meta_run, "reason",
-                                       json_object_new_string(gr.guests[i].error));
-        }
-    }
-    if (rc == 0) {
-        record_ready(&gr);
-        record_placement(&gr);
-        if (!r->o->boot_only)
-            rc = run_experiment(&gr);
-    }
-    teardown_guests(&gr, rc < 0);
+    int rc = attempt(&gr, names);
+    if (rc < 0 && gr.stalled[0] && run->sp->cfg.stall_retry && !signals_interrupted())
+        rc = repeat_cold(&gr, names);
     free(names);
     free(gr.host);
     free(gr.dirs);

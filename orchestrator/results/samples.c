@@ -55,6 +55,16 @@ void samples_discard_run(struct samples *s)
     pthread_mutex_unlock(&s->lock);
 }
 
+void samples_restart_run(struct samples *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->pending) {
+        json_object_put(s->pending);
+        s->pending = json_object_new_array();
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 void samples_close(struct samples *s)
 {
     if (!s)

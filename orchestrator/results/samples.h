@@ -32,5 +32,8 @@ int samples_end_run(struct samples *s);
 /* Drop the run's buffered samples (a failed run still writes what it measured:
  * call samples_end_run; this is for nothing measured at all). */
 void samples_discard_run(struct samples *s);
+/* Drop the run's buffered samples and go on with the same run: its labels
+ * and hosts stay (a run repeated after its guests' disk stalled). */
+void samples_restart_run(struct samples *s);
 
 #endif

@@ -125,6 +125,7 @@ struct run_config {
     int flush_log_at_trx_commit; /* index into "0,1,2" */
     int doublewrite;
     int performance_schema;
+    int post_probes;      /* the speed, miss-cost and read probes after measuring */
     long long ps_cost;    /* seconds a slice of workloads/pscost.h's probe; 0: none */
     int drop_caches;
     int virt_type;
@@ -138,6 +139,8 @@ struct run_config {
     long long timeout_db;
     long long timeout_agent;
     long long timeout_prepare;
+    long long timeout_stall; /* 0: not watched (virt/diskwatch.h) */
+    int stall_retry;
     char image[KEY_STRING_MAX];
     char pool[KEY_STRING_MAX];
     char pool_dir[KEY_STRING_MAX];

@@ -125,6 +125,9 @@ struct target {
     char prepared_from[16];   /* and where the copy was loaded: "guest", "host arm"; "" */
     long long host_memory;    /* MemTotal of its host; -1 unknown (set by the experiment) */
     char dir[PATH_MAX];       /* where its raw logs go, on this machine */
+    double stall_s;           /* a guest: timeout_stall, how long its disk may hold requests
+                                 while vbed waits on its program (0: not watched) */
+    char stalled[640];        /* a guest whose disk stalled: the evidence; "" otherwise */
     /* the running program, between target_start and target_wait */
     long long agent_pid;
     pid_t local_pid;

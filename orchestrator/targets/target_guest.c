@@ -12,12 +12,20 @@
 #include "util/xalloc.h"
 #include "virt/agent.h"
 #include "virt/configdisk.h"
+#include "virt/diskwatch.h"
 #include "virt/domain.h"
 #include "virt/guest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct guest_impl {
+    struct storage *st;
+    const struct guest_layout *lay;
+    bool tables_plugged;
+    struct diskwatch *watch; /* while vbed waits on its programs (t->stall_s > 0) */
+};
 
 static int start(struct target *t, const char *const argv[], const char *const env[])
 {
@@ -27,11 +35,28 @@ static int start(struct target *t, const char *const argv[], const char *const e
 /* guest-exec's pid is the program's own in the guest */
 static long long program_pid(const struct target *t) { return t->agent_pid; }
 
+/* the wait's look at the guest's disks (diskwatch.h): non-zero stops it,
+ * with the evidence in t->stalled */
+static int stalled(void *arg)
+{
+    struct target *t = arg;
+    struct guest_impl *g = t->impl;
+    if (!g->watch || diskwatch_check(g->watch, t->stalled, sizeof(t->stalled)) == 0)
+        return 0;
+    log_error("%s: %s.", t->name, t->stalled);
+    return 1;
+}
+
 static int wait_for(struct target *t, long timeout, long first_ms, int *exitcode)
 {
     struct agent_result r = {0};
-    if (agent_exec_wait(t->dom, t->agent_pid, timeout, first_ms, 250, &r) < 0)
+    struct guest_impl *g = t->impl;
+    if (t->stall_s > 0 && !g->watch)
+        g->watch = diskwatch_new(t->dom, t->stall_s, target_is_local(t) ? g->lay->console_path : NULL);
+    if (agent_exec_wait_watched(t->dom, t->agent_pid, timeout, first_ms, 250, &r, stalled, t) < 0) {
+        agent_result_free(&r);
         return -1;
+    }
     /* stdout, then stderr: one raw log as a terminal would show it */
     int rc = textfile_write(t->out_path, r.out, r.out_len);
     if (rc == 0 && r.err_len) {
@@ -93,12 +118,6 @@ static int put_file(struct target *t, const char *path, const char *data, size_t
 }
 
 /* what a guest target holds besides its domain: where its volumes are */
-struct guest_impl {
-    struct storage *st;
-    const struct guest_layout *lay;
-    bool tables_plugged;
-};
-
 /* The archive's disk appears as /dev/disk/by-id/virtio-<serial> once the
  * guest's udev has seen it (hot-plug under TCG: a second or two); tar reads
  * the disk itself ($1: the directory). */
@@ -163,6 +182,9 @@ static int archive(struct target *t, bool make, char *buf, size_t len)
 static void close_guest(struct target *t)
 {
     sql_close(t->sql);
+    struct guest_impl *g = t->impl;
+    if (g)
+        diskwatch_free(g->watch);
     free(t->impl);
     t->impl = NULL;
 }

@@ -241,6 +241,13 @@ int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_
 int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms, long poll_ms,
                     struct agent_result *res)
 {
+    return agent_exec_wait_watched(dom, pid, timeout, first_ms, poll_ms, res, NULL, NULL);
+}
+
+int agent_exec_wait_watched(virDomainPtr dom, long long pid, long timeout, long first_ms,
+                            long poll_ms, struct agent_result *res, int (*look)(void *arg),
+                            void *arg)
+{
     double deadline = monotime_s() + (double)timeout;
     if (signals_sleep_ms(first_ms))
         return -1;
@@ -255,6 +262,8 @@ int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms
                       timeout);
             return -1;
         }
+        if (look && look(arg))
+            return -1;
         if (signals_sleep_ms(poll_ms))
             return -1;
     }

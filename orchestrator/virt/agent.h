@@ -35,6 +35,11 @@ int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_
  * timeout (seconds) or when vbed is interrupted. */
 int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms, long poll_ms,
                     struct agent_result *res);
+/* The same, and at every look look(arg) (may be NULL): a non-zero answer
+ * ends the wait with -1 (the caller reports why). */
+int agent_exec_wait_watched(virDomainPtr dom, long long pid, long timeout, long first_ms,
+                            long poll_ms, struct agent_result *res, int (*look)(void *arg),
+                            void *arg);
 /* start + wait */
 int agent_exec(virDomainPtr dom, const char *const argv[], const char *const env[], long timeout,
                struct agent_result *res);
