@@ -575,7 +575,7 @@ static int ps_slice(struct wl_job *j, long long seconds, const char *out, double
     return rc;
 }
 
-/* a target that measured: a guest times its speed job (guestspeed.h, in
+/* a target that measured, with post_probes: a guest times its speed job (guestspeed.h, in
  * every guest of the run at once: first), then prices a buffer-pool miss
  * (misscost.h) and, a guest, a read through its virtual disk (readcost.h);
  * last, with ps_cost = yes, performance_schema's instruments off and on
@@ -585,6 +585,8 @@ static int after_measure(struct wl_job *j)
     struct oltp *o = oltp_of(j);
     if (!o->parsed)
         return 0;
+    if (!j->cfg->post_probes)
+        return pscost_probe(j, ps_slice);
     guestspeed_probe(j);
     /* where the pool holds the data, nothing misses: the probes would only
      * say n/a, a few seconds later (many tests' tiny tables) */
