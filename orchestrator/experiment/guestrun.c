@@ -323,17 +323,19 @@ static int run_experiment(struct guest_run *gr)
                                json_object_new_string(e.hv_fields));
         meta_write(r->meta);
     }
+    for (size_t i = 0; rc < 0 && i < gr->n && !gr->stalled[0]; i++)
+        if (t[i].stalled[0])
+            snprintf(gr->stalled, sizeof(gr->stalled), "%s: %s", t[i].name, t[i].stalled);
     if (rc < 0) {
         log_error("run %s: %s", gr->run->runid, e.error);
-        json_object_object_add(gr->run->meta_run, "reason", json_object_new_string(e.error));
+        /* a stalled disk is why, whatever the workload said of its wait */
+        json_object_object_add(gr->run->meta_run, "reason",
+                               json_object_new_string(gr->stalled[0] ? gr->stalled : e.error));
     }
     else
         gr->run->headline = e.headline;
-    for (size_t i = 0; i < gr->n; i++) {
-        if (rc < 0 && t[i].stalled[0] && !gr->stalled[0])
-            snprintf(gr->stalled, sizeof(gr->stalled), "%s: %s", t[i].name, t[i].stalled);
+    for (size_t i = 0; i < gr->n; i++)
         target_close(&t[i]);
-    }
     free(t);
     return rc;
 }

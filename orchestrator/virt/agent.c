@@ -248,9 +248,16 @@ int agent_exec_wait_watched(virDomainPtr dom, long long pid, long timeout, long 
                             long poll_ms, struct agent_result *res, int (*look)(void *arg),
                             void *arg)
 {
-    double deadline = monotime_s() + (double)timeout;
-    if (signals_sleep_ms(first_ms))
-        return -1;
+    double now = monotime_s(), deadline = now + (double)timeout, first = now + (double)first_ms / 1000;
+    /* the first look at the program after first_ms, the watch's meanwhile
+     * (a second apart: it decides itself how often it looks) */
+    while ((now = monotime_s()) < first) {
+        double left = first - now;
+        if (signals_sleep_ms(look && left > 1 ? 1000 : (long)(left * 1000) + 1))
+            return -1;
+        if (look && look(arg))
+            return -1;
+    }
     for (;;) {
         bool exited = false;
         if (agent_exec_poll(dom, pid, &exited, res) < 0)

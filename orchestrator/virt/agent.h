@@ -35,8 +35,9 @@ int agent_exec_poll(virDomainPtr dom, long long pid, bool *exited, struct agent_
  * timeout (seconds) or when vbed is interrupted. */
 int agent_exec_wait(virDomainPtr dom, long long pid, long timeout, long first_ms, long poll_ms,
                     struct agent_result *res);
-/* The same, and at every look look(arg) (may be NULL): a non-zero answer
- * ends the wait with -1 (the caller reports why). */
+/* The same, and look(arg) (may be NULL) every second until the first look
+ * at the program, then at every look at it: a non-zero answer ends the
+ * wait with -1 (the caller reports why). */
 int agent_exec_wait_watched(virDomainPtr dom, long long pid, long timeout, long first_ms,
                             long poll_ms, struct agent_result *res, int (*look)(void *arg),
                             void *arg);
