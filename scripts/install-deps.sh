@@ -27,7 +27,7 @@ run_pkgs=(
   mariadb-server mariadb-client mariadb-plugin-provider-lz4 sysbench
   e2fsprogs xfsprogs btrfs-progs util-linux procps cpio zstd
   fio tar
-  gnuplot-nox chromium netpbm jq cgroupfs-mount
+  gnuplot-nox chromium netpbm jq libxml2-utils cgroupfs-mount
   openssh-server openssh-client
 )
 

@@ -13,6 +13,8 @@
 #include "util/xalloc.h"
 #include "util/xmlout.h"
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,4 +335,62 @@ char *domain_xml(const struct domain_spec *s)
     char what[128];
     snprintf(what, sizeof(what), "domain '%s'", s->name);
     return xmlout_render(what, domain_fn, s);
+}
+
+/* the element child of node named name, or NULL */
+static xmlNodePtr child(xmlNodePtr node, const char *name)
+{
+    for (xmlNodePtr c = node ? node->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && !xmlStrcmp(c->name, (const xmlChar *)name))
+            return c;
+    return NULL;
+}
+
+/* an attribute's value (want) against node's (NULL: absent); -1 with why */
+static int same_attr(xmlNodePtr node, const char *attr, const char *want, const char *serial,
+                     char *why, size_t len)
+{
+    xmlChar *got = node ? xmlGetProp(node, (const xmlChar *)attr) : NULL;
+    int rc = got && !strcmp((const char *)got, want) ? 0 : -1;
+    if (rc < 0)
+        snprintf(why, len, "the running domain's disk %s has %s='%s', the run asked for '%s'", serial,
+                 attr, got ? (const char *)got : "(none)", want);
+    xmlFree(got);
+    return rc;
+}
+
+int domain_check_live(const char *xml, int n, int format, int cache, int io, char *why, size_t len)
+{
+    xmlDocPtr doc = xmlReadMemory(xml, (int)strlen(xml), "live.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlNodePtr devices = doc ? child(xmlDocGetRootElement(doc), "devices") : NULL;
+    int rc = devices ? 0 : -1, seen = 0;
+    if (rc < 0)
+        snprintf(why, len, "libvirt's XML of the running domain has no devices");
+    const char *want_format = key_choice("disk_format", format);
+    const char *want_cache = key_choice("disk_cache", cache), *want_io = key_choice("disk_io", io);
+    for (xmlNodePtr d = devices ? devices->children : NULL; rc == 0 && d; d = d->next) {
+        if (d->type != XML_ELEMENT_NODE || xmlStrcmp(d->name, (const xmlChar *)"disk"))
+            continue;
+        xmlNodePtr sn = child(d, "serial");
+        xmlChar *serial = sn ? xmlNodeGetContent(sn) : NULL;
+        const char *s = serial ? (const char *)serial : "";
+        size_t k = strlen(DOMAIN_SERIAL_DATA);
+        if (!strncmp(s, DOMAIN_SERIAL_DATA, k) && (s[k] == '\0' || s[k] == '-')) {
+            seen++;
+            xmlNodePtr drv = child(d, "driver");
+            rc = same_attr(drv, "type", want_format, s, why, len);
+            if (rc == 0)
+                rc = same_attr(drv, "cache", want_cache, s, why, len);
+            if (rc == 0)
+                rc = same_attr(drv, "io", want_io, s, why, len);
+        }
+        xmlFree(serial);
+    }
+    if (rc == 0 && seen != n) {
+        snprintf(why, len, "the running domain has %d data disk%s, the run asked for %d", seen,
+                 seen == 1 ? "" : "s", n);
+        rc = -1;
+    }
+    xmlFreeDoc(doc);
+    return rc;
 }

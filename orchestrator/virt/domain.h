@@ -64,6 +64,13 @@ int domain_plug_xml(const struct domain_spec *spec, char ***xmls, size_t *n);
  * DOMAIN_SERIAL_TABLES), to hot-plug; malloc'd, or NULL after reporting. */
 char *domain_tables_xml(const char *domain, const char *path);
 
+/* The running domain's XML as libvirt gives it (virDomainGetXMLDesc)
+ * against what the run asked for its data disks: n of them (0 with
+ * filesystem = tmpfs), each with driver type format, cache and io (enum
+ * disk_format, disk_cache, disk_io), told by their serials. 0 if every data
+ * disk runs so; -1 with what differs in why (a sentence) otherwise. */
+int domain_check_live(const char *xml, int n, int format, int cache, int io, char *why, size_t len);
+
 /* A probe: kernel booted under virt_type with a root that does not exist,
  * so that a working hypervisor reaches the kernel's panic (panic=-1
  * reboots, on_reboot destroys the domain) within seconds. No disks; its

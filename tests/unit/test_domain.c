@@ -66,6 +66,40 @@ static void golden_matrix(void **state)
     }
 }
 
+/* domain_check_live: every cache mode x format is seen as what it is, and
+ * any other setting of the same domain is told apart */
+static void live_check(void **state)
+{
+    (void)state;
+    for (int cache = CACHE_NONE; cache <= CACHE_UNSAFE; cache++) {
+        for (int fmt = FORMAT_QCOW2; fmt <= FORMAT_RAW; fmt++) {
+            struct domain_spec spec;
+            struct guest_layout g;
+            struct image_layout im;
+            struct run_config cfg;
+            spec_for(&spec, &g, &im, &cfg, cache, fmt, VIRT_QEMU);
+            char *xml = domain_xml(&spec);
+            char why[512] = "";
+            assert_int_equal(domain_check_live(xml, 1, fmt, cache, cfg.disk_io, why, sizeof(why)), 0);
+            for (int c2 = CACHE_NONE; c2 <= CACHE_UNSAFE; c2++)
+                if (c2 != cache) {
+                    assert_int_equal(domain_check_live(xml, 1, fmt, c2, cfg.disk_io, why, sizeof(why)), -1);
+                    assert_non_null(strstr(why, "cache="));
+                }
+            assert_int_equal(domain_check_live(xml, 1, !fmt, cache, cfg.disk_io, why, sizeof(why)), -1);
+            assert_non_null(strstr(why, "vbed-data has type="));
+            int other_io = cfg.disk_io == IO_THREADS ? IO_NATIVE : IO_THREADS;
+            assert_int_equal(domain_check_live(xml, 1, fmt, cache, other_io, why, sizeof(why)), -1);
+            assert_int_equal(domain_check_live(xml, 2, fmt, cache, cfg.disk_io, why, sizeof(why)), -1);
+            assert_non_null(strstr(why, "has 1 data disk, the run asked for 2"));
+            free(xml);
+        }
+    }
+    char why[512];
+    assert_int_equal(domain_check_live("<domain", 1, 0, 0, 0, why, sizeof(why)), -1);
+    assert_int_equal(domain_check_live("", 0, 0, 0, 0, why, sizeof(why)), -1);
+}
+
 static void tmpfs_has_no_data_disk(void **state)
 {
     (void)state;
@@ -368,6 +402,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_matrix),
+        cmocka_unit_test(live_check),
         cmocka_unit_test(tmpfs_has_no_data_disk),
         cmocka_unit_test(escaping),
         cmocka_unit_test(pinned), cmocka_unit_test(probe),
