@@ -6,6 +6,7 @@
 #include "util/exitcode.h"
 #include "report/html.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/paths.h"
 #include "report/plot.h"
 #include "report/report.h"
@@ -13,6 +14,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void cmd_report_usage(FILE *out)
 {
@@ -40,7 +42,13 @@ void cmd_report_usage(FILE *out)
                  "value; a sample with a label out of its set is skipped.\n\n"
                  "It writes summary.csv (one row per variant and arm), report.html (one\n"
                  "self-contained page) and the plots as *.svg (drawn by gnuplot) into the\n"
-                 "results directory, or into DIR.\n\n"
+                 "results directory, or into DIR -- only into a directory that no user but\n"
+                 "root can change (owned by root, writable by no one else): a results\n"
+                 "directory of another user's gets its report on stdout and no file (exit\n"
+                 "1; name a directory of root's with -o DIR). Files are written under a\n"
+                 "new temporary name and renamed into place, never through a link.\n"
+                 "Every file of a results directory is read once, never through a link,\n"
+                 "only if it is a regular file, and within a size limit.\n\n"
                  "A line of samples.jsonl that cannot be read (an interrupted run may cut\n"
                  "the last one short) is reported as FILE:LINE and skipped.\n"
                  "Exit code 2 for a bad command line or an unreadable results directory,\n"
@@ -107,6 +115,27 @@ usage:
     return -1;
 }
 
+/* The directory the report's files go into, opened: -o DIR (made if
+ * missing) or the results directory itself; -1 if it is not one root
+ * alone can change (said, with what to do) or cannot be opened. */
+static int output_dir(const char *dir, bool named)
+{
+    if (named && paths_mkdirs(dir, 0755) < 0)
+        return -1;
+    bool trusted;
+    char why[128];
+    int fd = outfile_open_dir(dir, &trusted, why, sizeof(why));
+    if (fd >= 0 && !trusted) {
+        log_error("vbed writes no file into '%s': %s, and vbed runs as root. The report is on "
+                  "stdout above; for summary.csv, report.html and the plots, name a directory "
+                  "of root's with -o DIR.",
+                  dir, why);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
     (void)ctx;
@@ -124,6 +153,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
     struct results_data *rd = results_read(dir);
     if (!rd)
         return EXIT_USAGE;
+    bool named = out_dir != NULL;
     if (!out_dir)
         out_dir = dir;
     struct report *r = report_build(rd);
@@ -131,16 +161,17 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
     fflush(stdout);
 
     int rc = EXIT_OK;
-    if ((out_dir != dir && paths_mkdirs(out_dir, 0755) < 0) ||
-        report_write_summary_to(r, out_dir) < 0)
+    int fd = output_dir(out_dir, named);
+    if (fd < 0 || report_write_summary_to(r, fd, out_dir) < 0)
         rc = EXIT_FAILED;
     if (!no_html && rc == EXIT_OK) {
         struct plot_set plots = {0};
-        int drawn = plot_draw(r, out_dir, &plots);
+        int drawn = plot_draw(r, &plots);
         const char *why = drawn == -2 ? "gnuplot is not installed (install gnuplot-nox)."
                           : drawn < 0 ? "gnuplot failed (see vbed's messages)."
                                       : "the results hold no TPS figures yet.";
-        if (html_write_report(r, &plots, out_dir, why) < 0)
+        if (plot_write(&plots, fd, out_dir) < 0 ||
+            html_write_report(r, &plots, fd, out_dir, why) < 0)
             rc = EXIT_FAILED;
         else if (drawn == -2)
             rc = EXIT_ENV;
@@ -151,6 +182,8 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
                      plots.n == 1 ? "" : "s");
         plot_set_clear(&plots);
     }
+    if (fd >= 0)
+        close(fd);
     report_free(r);
     results_data_free(rd);
     return rc;

@@ -308,12 +308,13 @@ static int execute_run(struct runner *r, size_t spec, long long repeat, double *
 
 /* summary.csv, and the table on stdout: what the run found, at a glance
  * (`vbed report` makes the plots and the html page). */
-static void summarize(const char *dir)
+static void summarize(const struct results *res)
 {
+    const char *dir = res->dir;
     struct results_data *rd = results_read(dir);
     struct report *rep = rd ? report_build(rd) : NULL;
     if (rep) {
-        report_write_summary_to(rep, dir);
+        report_write_summary_to(rep, res->dirfd, dir);
         printf("\n");
         report_print(rep, REPORT_TABLE, stdout);
         printf("\nraw logs, samples and summary.csv: %s\nplots and report.html: vbed report %s\n",
@@ -409,7 +410,7 @@ cleanup:
                             : rc == EXIT_OK         ? "complete"
                                                     : "failed");
     if (r.res && r.seq > 0 && !o->boot_only)
-        summarize(r.res->dir);
+        summarize(r.res);
     meta_free(r.meta);
     samples_close(r.samples);
     hostset_close(&r.hosts); /* transient domains die with their connection */

@@ -5,6 +5,7 @@
 #include "report/report.h"
 
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/paths.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SUMMARY_COLS 42
 
@@ -86,21 +88,16 @@ void report_print_csv(const struct report *r, FILE *out)
 
 /* ---- summary.csv ---- */
 
-int report_write_summary_to(const struct report *r, const char *dir)
+int report_write_summary_to(const struct report *r, int dirfd, const char *dir)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), dir, "summary.csv");
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
+    FILE *f;
+    struct outfile *of = outfile_begin(dirfd, "summary.csv", path, &f);
+    if (!of)
         return -1;
-    }
     report_print_csv(r, f);
-    if (fclose(f) != 0) {
-        log_error("Cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return outfile_commit(of);
 }
 
 int report_write_summary(const char *results_dir)
@@ -109,7 +106,10 @@ int report_write_summary(const char *results_dir)
     if (!rd)
         return -1;
     struct report *r = report_build(rd);
-    int rc = report_write_summary_to(r, results_dir);
+    int fd = outfile_open_dir(results_dir, NULL, NULL, 0);
+    int rc = fd >= 0 ? report_write_summary_to(r, fd, results_dir) : -1;
+    if (fd >= 0)
+        close(fd);
     report_free(r);
     results_data_free(rd);
     return rc;

@@ -7,6 +7,8 @@
 #include "util/xalloc.h"
 
 #include "util/log.h"
+#include "util/outfile.h"
+#include "util/safefile.h"
 #include "util/paths.h"
 
 #include <errno.h>
@@ -112,17 +114,22 @@ static void prefix_ids(xmlNodePtr node, const char *prefix)
     }
 }
 
-/* Inline one SVG file of out_dir. -1 reported. */
-static int inline_svg(FILE *out, const char *dir, const char *file, const char *prefix)
+/* Inline one SVG file of the plots' directory. -1 reported. */
+static int inline_svg(FILE *out, const struct plot_set *plots, const char *file, const char *prefix)
 {
-    char path[PATH_MAX];
-    path_join(path, sizeof(path), dir, file);
-    xmlDocPtr doc =
-        xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    char *text = plots->dirfd > 0 ? safefile_read_small(plots->dirfd, file, PLOT_SVG_MAX) : NULL;
+    if (!text) {
+        log_error("Cannot read the plot '%s/%s': %s", plots->dir, file,
+                  plots->dirfd > 0 ? safefile_why(errno) : "no directory of plots");
+        return -1;
+    }
+    xmlDocPtr doc = xmlReadMemory(text, (int)strlen(text), file, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    free(text);
     xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root || !xmlStrEqual(root->name, BAD_CAST "svg")) {
         const xmlError *e = doc ? NULL : xmlGetLastError();
-        log_error("Cannot read the plot '%s': %s", path,
+        log_error("Cannot read the plot '%s/%s': %s", plots->dir, file,
                   e && e->message ? e->message : "not an SVG file");
         xmlFreeDoc(doc);
         return -1;
@@ -139,12 +146,12 @@ static int inline_svg(FILE *out, const char *dir, const char *file, const char *
     return 0;
 }
 
-static int figure(FILE *out, const struct plot_set *plots, size_t i, const char *dir)
+static int figure(FILE *out, const struct plot_set *plots, size_t i)
 {
     char prefix[32];
     snprintf(prefix, sizeof(prefix), "p%zu-", i + 1);
     fputs("<figure>\n", out);
-    int rc = inline_svg(out, dir, plots->plots[i].file, prefix);
+    int rc = inline_svg(out, plots, plots->plots[i].file, prefix);
     fputs("<figcaption>", out);
     html_text(out, plots->plots[i].title);
     fputs(" (", out);
@@ -220,8 +227,7 @@ static void html_lines(FILE *out, char *text)
 }
 
 /* The layers and where the time goes, of one variant, its plot inline. */
-static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots,
-                       const char *dir)
+static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots)
 {
     int rc = 0;
     fputs("<h3>Layers, per transaction</h3>\n", out);
@@ -255,12 +261,11 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
     html_lines(out, text);
     long k = gap_plot(plots, r->variants[v].variant->index);
     if (k > 0) /* plot 0 heads the page */
-        rc = figure(out, plots, (size_t)k, dir);
+        rc = figure(out, plots, (size_t)k);
     return rc;
 }
 
-static int variants(FILE *out, const struct report *r, const struct plot_set *plots,
-                    const char *dir)
+static int variants(FILE *out, const struct report *r, const struct plot_set *plots)
 {
     int rc = 0;
     for (size_t v = 0; v < r->rd->n_variants; v++) {
@@ -299,7 +304,7 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
             fputs("</p>\n", out);
         }
         if (r->has_layers)
-            rc |= gap_section(out, r, v, plots, dir);
+            rc |= gap_section(out, r, v, plots);
     }
     struct report_table *sc = report_scaling_table(r);
     if (sc) {
@@ -352,28 +357,26 @@ static void context(FILE *out, const struct report *r)
     }
 }
 
-int html_write_report(const struct report *r, const struct plot_set *plots, const char *out_dir,
-                      const char *no_plots_reason)
+int html_write_report(const struct report *r, const struct plot_set *plots, int dirfd,
+                      const char *out_dir, const char *no_plots_reason)
 {
-    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    char path[PATH_MAX];
     path_join(path, sizeof(path), out_dir, "report.html");
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        log_error("Cannot write '%s': %s", tmp, strerror(errno));
+    FILE *out;
+    struct outfile *of = outfile_begin(dirfd, "report.html", path, &out);
+    if (!of)
         return -1;
-    }
     int rc = 0;
     header(out, r);
     /* the answer at a glance first: the bars, then the tables, then the rest */
     if (plots->n > 0)
-        rc |= figure(out, plots, 0, out_dir);
+        rc |= figure(out, plots, 0);
     else {
         fputs("<p class=\"warning\">No plots: ", out);
         html_text(out, no_plots_reason ? no_plots_reason : "gnuplot did not draw them.");
         fputs("</p>\n", out);
     }
-    rc |= variants(out, r, plots, out_dir);
+    rc |= variants(out, r, plots);
     /* the rest of the plots (each variant's time split is in its section) */
     bool titled = false;
     for (size_t i = 1; i < plots->n; i++) {
@@ -382,19 +385,13 @@ int html_write_report(const struct report *r, const struct plot_set *plots, cons
         if (!titled)
             fputs("<h2>Plots</h2>\n", out);
         titled = true;
-        rc |= figure(out, plots, i, out_dir);
+        rc |= figure(out, plots, i);
     }
     context(out, r);
     fputs("</body>\n</html>\n", out);
-    if (fclose(out) != 0) {
-        log_error("Cannot write '%s': %s", tmp, strerror(errno));
-        rc = -1;
+    if (rc != 0) {
+        outfile_abort(of);
+        return -1;
     }
-    if (rc == 0 && rename(tmp, path) < 0) {
-        log_error("Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-        rc = -1;
-    }
-    if (rc != 0)
-        unlink(tmp);
-    return rc;
+    return outfile_commit(of);
 }

@@ -8,9 +8,12 @@
 #include "report/plot.h"
 #include "report/report.h"
 
-/* Write out_dir/report.html; plots are read from out_dir. When set is
- * empty the page says why, in no_plots_reason. -1 reported. */
-int html_write_report(const struct report *r, const struct plot_set *plots, const char *out_dir,
-                      const char *no_plots_reason);
+/* Write report.html into the directory dirfd (out_dir names it in
+ * messages; outfile.h: never through a link planted there), the plots
+ * inlined from their own directory (plots->dirfd). When set is empty the
+ * page says why, in no_plots_reason. -1 reported, and then nothing at
+ * report.html has changed. */
+int html_write_report(const struct report *r, const struct plot_set *plots, int dirfd,
+                      const char *out_dir, const char *no_plots_reason);
 
 #endif

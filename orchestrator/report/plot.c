@@ -3,10 +3,13 @@
 #include "util/xalloc.h"
 
 #include "util/log.h"
+#include "util/outfile.h"
+#include "util/safefile.h"
 #include "util/paths.h"
 #include "util/spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,7 +25,6 @@ static const char *const palette[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a"
 struct drawing {
     const struct report *r;
     char tmp[PATH_MAX];
-    char out[PATH_MAX]; /* absolute */
     FILE *gp;           /* the script */
     char **files;       /* made in tmp, removed at the end */
     size_t n_files;
@@ -490,34 +492,6 @@ static int plot_gap(struct drawing *d, size_t v)
     return 0;
 }
 
-/* Copy tmp/file to out/file (through out/file.tmp and a rename). */
-static int copy_out(const struct drawing *d, const char *file)
-{
-    char from[PATH_MAX], to[PATH_MAX], tmp[PATH_MAX + 8];
-    path_join(from, sizeof(from), d->tmp, file);
-    path_join(to, sizeof(to), d->out, file);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", to);
-    FILE *in = fopen(from, "r"), *out = in ? fopen(tmp, "w") : NULL;
-    if (!in || !out) {
-        log_error("Cannot copy the plot '%s' to '%s': %s", from, tmp, strerror(errno));
-        if (in)
-            fclose(in);
-        return -1;
-    }
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-        fwrite(buf, 1, n, out);
-    bool failed = ferror(in);
-    fclose(in);
-    if (fclose(out) != 0 || failed || rename(tmp, to) < 0) {
-        log_error("Cannot write the plot '%s': %s", to, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 static int run_gnuplot(struct drawing *d, const char *script)
 {
     char log_path[PATH_MAX];
@@ -546,17 +520,13 @@ static int run_gnuplot(struct drawing *d, const char *script)
     return 0;
 }
 
-int plot_draw(const struct report *r, const char *out_dir, struct plot_set *set)
+int plot_draw(const struct report *r, struct plot_set *set)
 {
     struct drawing d = {.r = r, .set = set};
     int rc = -1;
     plot_set_clear(set);
     const char *tmpdir = getenv("TMPDIR");
     snprintf(d.tmp, sizeof(d.tmp), "%s/vbed-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!realpath(out_dir, d.out)) {
-        log_error("Cannot find the output directory '%s': %s", out_dir, strerror(errno));
-        return -1;
-    }
     if (!mkdtemp(d.tmp)) {
         log_error("Cannot make a temporary directory '%s': %s", d.tmp, strerror(errno));
         return -1;
@@ -583,32 +553,66 @@ int plot_draw(const struct report *r, const char *out_dir, struct plot_set *set)
     }
     if (rc == 0 && set->n > 0)
         rc = run_gnuplot(&d, "plots.gp");
-    for (size_t i = 0; rc == 0 && i < set->n; i++) {
-        char made[PATH_MAX];
-        path_join(made, sizeof(made), d.tmp, set->plots[i].file);
-        d.files = xrealloc(d.files, (d.n_files + 1) * sizeof(char *));
-        d.files[d.n_files++] = xstrdup(made);
-        rc = copy_out(&d, set->plots[i].file);
-    }
 cleanup:
+    /* the script, data and log go; the SVGs stay in the private directory
+     * (set->dir) until plot_set_clear */
     for (size_t i = 0; i < d.n_files; i++) {
         unlink(d.files[i]);
         free(d.files[i]);
     }
     free(d.files);
-    rmdir(d.tmp);
-    if (rc != 0)
+    if (rc == 0) {
+        snprintf(set->dir, sizeof(set->dir), "%s", d.tmp);
+        set->dirfd = open(d.tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (set->dirfd < 0) {
+            log_error("Cannot open '%s': %s", d.tmp, strerror(errno));
+            rc = -1;
+        }
+    }
+    if (rc != 0) {
+        for (size_t i = 0; i < set->n; i++) {
+            char made[PATH_MAX];
+            path_join(made, sizeof(made), d.tmp, set->plots[i].file);
+            unlink(made);
+        }
+        rmdir(d.tmp);
+        set->dir[0] = '\0';
         plot_set_clear(set);
+    }
     return rc;
+}
+
+int plot_write(const struct plot_set *set, int dirfd, const char *out_dir)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        char to[PATH_MAX];
+        path_join(to, sizeof(to), out_dir, set->plots[i].file);
+        char *svg = safefile_read_small(set->dirfd, set->plots[i].file, PLOT_SVG_MAX);
+        if (!svg) {
+            log_error("Cannot read the plot '%s/%s': %s", set->dir, set->plots[i].file,
+                      safefile_why(errno));
+            return -1;
+        }
+        int rc = outfile_write(dirfd, set->plots[i].file, to, svg, strlen(svg));
+        free(svg);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
 }
 
 void plot_set_clear(struct plot_set *set)
 {
     for (size_t i = 0; i < set->n; i++) {
+        if (set->dir[0] && set->dirfd > 0)
+            unlinkat(set->dirfd, set->plots[i].file, 0);
         free(set->plots[i].file);
         free(set->plots[i].title);
     }
+    if (set->dir[0])
+        rmdir(set->dir);
+    if (set->dirfd > 0)
+        close(set->dirfd);
     free(set->plots);
-    set->plots = NULL;
-    set->n = 0;
+    memset(set, 0, sizeof(*set));
 }

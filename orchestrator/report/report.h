@@ -257,10 +257,12 @@ extern const char report_gap_rule[];
 /* guests as an axis: one row per (arm, setting, guests); NULL when none. */
 struct report_table *report_scaling_table(const struct report *r);
 
-/* Write summary.csv (one row per variant x arm) into dir. -1 reported. */
-int report_write_summary_to(const struct report *r, const char *dir);
-/* Read results_dir and write its summary.csv (the runner calls this at the
- * end of a run). -1 reported. */
+/* Write summary.csv (one row per variant x arm) into the directory dirfd
+ * (dir names it in messages), never through a link planted there
+ * (outfile.h). -1 reported. */
+int report_write_summary_to(const struct report *r, int dirfd, const char *dir);
+/* Read results_dir and write its summary.csv into it (whoever's it is: the
+ * caller has checked). -1 reported. */
 int report_write_summary(const char *results_dir);
 
 #endif

@@ -10,6 +10,7 @@
  * nothing, and report.html escapes the names. Without gnuplot the drawing
  * part cannot be checked: the test then exits 77 after the rest passed. */
 #include "testutil.h"
+#include <fcntl.h>
 #include "report/html.h"
 #include "util/log.h"
 #include "report/plot.h"
@@ -304,8 +305,11 @@ static void plots_take_names_as_data(void **state)
     snprintf(out_dir, sizeof(out_dir), "%s/out'\n!touch $VBED_PWNED\n", dir);
     assert_int_equal(mkdir(out_dir, 0755), 0);
     struct plot_set plots = {0};
-    int rc = plot_draw(r, out_dir, &plots);
+    int rc = plot_draw(r, &plots);
     assert_int_equal(rc, 0);
+    int out_fd = open(out_dir, O_RDONLY | O_DIRECTORY);
+    assert_true(out_fd >= 0);
+    assert_int_equal(plot_write(&plots, out_fd, out_dir), 0);
     assert_true(plots.n >= 6); /* bars, 2 x TPS over time, host cache, 2 x where the time goes */
     if (access(pwned, F_OK) == 0)
         fail_msg("a name from the results ran a command in gnuplot: %s exists", pwned);
@@ -323,7 +327,8 @@ static void plots_take_names_as_data(void **state)
     assert_non_null(strstr(svg, "a2'?!touch"));
     assert_null(strstr(svg, "<b>x"));
     free(svg);
-    assert_int_equal(html_write_report(r, &plots, out_dir, NULL), 0);
+    assert_int_equal(html_write_report(r, &plots, out_fd, out_dir, NULL), 0);
+    close(out_fd);
     snprintf(path, sizeof(path), "%s/report.html", out_dir);
     char *html = test_read_file(path);
     assert_non_null(html);

@@ -4,6 +4,7 @@
  * ids) while colours such as fill="#ffffff" stay as they are. Whether the
  * page renders is tests/report/html-chromium.sh's business. */
 #include "testutil.h"
+#include <fcntl.h>
 #include "report/html.h"
 #include "util/log.h"
 
@@ -45,8 +46,10 @@ static void escaping_and_inlining(void **state)
     rd->variants[0].label = "x=<b>bold</b>";
     struct report *r = report_build(rd);
     struct plot p = {.file = "bars.svg", .title = "TPS <per> arm"};
-    struct plot_set plots = {.plots = &p, .n = 1};
-    assert_int_equal(html_write_report(r, &plots, dir, NULL), 0);
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(dirfd >= 0);
+    struct plot_set plots = {.plots = &p, .n = 1, .dirfd = dirfd};
+    assert_int_equal(html_write_report(r, &plots, dirfd, dir, NULL), 0);
 
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/report.html", dir);
@@ -75,7 +78,7 @@ static void escaping_and_inlining(void **state)
 
     /* no plots: the page says why */
     struct plot_set none = {0};
-    assert_int_equal(html_write_report(r, &none, dir, "gnuplot is not installed."), 0);
+    assert_int_equal(html_write_report(r, &none, dirfd, dir, "gnuplot is not installed."), 0);
     html = test_read_file(path);
     assert_non_null(strstr(html, "No plots: gnuplot is not installed."));
     assert_null(strstr(html, "<svg"));
@@ -86,11 +89,12 @@ static void escaping_and_inlining(void **state)
     unlink(path);
     struct captured cap = {{0}};
     log_set_sink(capture_sink, &cap);
-    assert_int_equal(html_write_report(r, &plots, dir, NULL), -1);
+    assert_int_equal(html_write_report(r, &plots, dirfd, dir, NULL), -1);
     log_set_sink(NULL, NULL);
     assert_non_null(strstr(cap.text, "bars.svg"));
     assert_int_equal(access(path, F_OK), -1);
 
+    close(dirfd);
     report_free(r);
     rd->variants[0].label = label;
     results_data_free(rd);
