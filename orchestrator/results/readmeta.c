@@ -11,8 +11,10 @@
 #include "results/resultsread.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/safefile.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
@@ -320,14 +322,20 @@ int results_load_meta(struct results_data *rd)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), rd->dir, "meta.json");
-    struct stat st;
-    if (stat(path, &st) == 0 && st.st_size > RESULTS_META_MAX) {
-        log_error("'%s' is larger than %ld MiB: refusing to read it.", path, RESULTS_META_MAX >> 20);
+    char *text = safefile_read_small(rd->dirfd, "meta.json", RESULTS_META_MAX);
+    if (!text) {
+        if (errno == EFBIG)
+            log_error("'%s' is larger than %ld MiB: refusing to read it.", path,
+                      RESULTS_META_MAX >> 20);
+        else
+            log_error("Cannot read '%s': %s", path, safefile_why(errno));
         return -1;
     }
-    struct json_object *meta = json_object_from_file(path);
+    enum json_tokener_error jerr = json_tokener_success;
+    struct json_object *meta = json_tokener_parse_verbose(text, &jerr);
+    free(text);
     if (!meta) {
-        log_error("Cannot read '%s': %s", path, json_util_get_last_err());
+        log_error("Cannot read '%s': %s", path, json_tokener_error_desc(jerr));
         return -1;
     }
     if (!json_object_is_type(meta, json_type_object)) {

@@ -10,6 +10,7 @@
 #include "results/resultsread.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/safefile.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -179,30 +180,45 @@ int results_load_samples(struct results_data *rd)
 {
     char path[PATH_MAX];
     path_join(path, sizeof(path), rd->dir, "samples.jsonl");
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    size_t size = 0;
+    char *text = safefile_read_small_len(rd->dirfd, "samples.jsonl", RESULTS_SAMPLES_MAX, &size);
+    if (!text) {
         if (errno == ENOENT) {
             log_warn("'%s' has no samples.jsonl: no run has finished yet.", rd->dir);
             return 0;
         }
-        log_error("Cannot open '%s': %s", path, strerror(errno));
+        if (errno == EFBIG)
+            log_error("'%s' is larger than %ld MiB: refusing to read it.", path,
+                      RESULTS_SAMPLES_MAX >> 20);
+        else
+            log_error("Cannot read '%s': %s", path, safefile_why(errno));
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0, samples_cap = 0, lineno = 0;
-    ssize_t len;
+    size_t samples_cap = 0, lineno = 0;
     int rc = 0;
-    while ((len = getline(&line, &cap, f)) != -1) {
+    for (char *line = text, *end = text + size; line < end;) {
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+        bool complete = nl != NULL;
+        size_t len = (size_t)((nl ? nl : end) - line);
+        char *next = nl ? nl + 1 : end;
         lineno++;
-        bool complete = len > 0 && line[len - 1] == '\n';
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        line[len] = '\0';
+        while (len > 0 && line[len - 1] == '\r')
             line[--len] = '\0';
-        if (strspn(line, " \t") == (size_t)len)
-            continue;
-        struct results_sample s = {0};
+        const char *why = NULL;
         char buf[512];
-        bool fatal;
-        const char *why = parse_sample(line, (size_t)len, &s, buf, sizeof(buf), &fatal);
+        bool fatal = false;
+        struct results_sample s = {0};
+        if (len > RESULTS_LINE_MAX)
+            why = "the line is longer than 1 MiB";
+        else if (memchr(line, '\0', len))
+            why = "the line holds a NUL byte";
+        else if (strspn(line, " \t") == len) {
+            line = next;
+            continue;
+        } else
+            why = parse_sample(line, len, &s, buf, sizeof(buf), &fatal);
+        line = next;
         if (fatal) {
             log_error("%s:%zu: %s: refusing to report this results directory.", path, lineno,
                       why);
@@ -219,11 +235,6 @@ int results_load_samples(struct results_data *rd)
         rd->samples = results_grow(rd->samples, &samples_cap, rd->n_samples + 1, sizeof(s));
         rd->samples[rd->n_samples++] = s;
     }
-    if (rc == 0 && ferror(f)) {
-        log_error("Cannot read '%s': %s", path, strerror(errno));
-        rc = -1;
-    }
-    free(line);
-    fclose(f);
+    free(text);
     return rc;
 }

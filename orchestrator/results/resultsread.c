@@ -9,6 +9,7 @@
 #include "util/xalloc.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 void results_sample_free(struct results_sample *s)
@@ -89,6 +90,8 @@ void results_data_free(struct results_data *rd)
     }
     free(rd->context);
     free(rd->dir);
+    if (rd->dirfd > 0)
+        close(rd->dirfd);
     free(rd->scenario_name);
     free(rd->scenario_sha256);
     free(rd->status);

@@ -100,6 +100,7 @@ struct results_run {
 
 struct results_data {
     char *dir;
+    int dirfd;           /* while it is read: the directory, opened once (-1 after) */
     char *scenario_name, *scenario_sha256, *status, *accel, *accel_reason;
     char *started_at, *ended_at;
     char *scenario_text; /* scenario.ini, NULL if absent */
@@ -126,8 +127,17 @@ struct results_data {
 
 /* Read dir. NULL (reported) if dir or its meta.json cannot be read. A
  * missing samples.jsonl is a warning: a run that measured nothing yet.
- * meta.json larger than RESULTS_META_MAX is refused. */
+ * The directory is opened once (the path the caller named, links and
+ * all) and each file in it through that descriptor: never through a
+ * symbolic link, only a regular file (a FIFO or a device is refused
+ * without blocking), within its limit: meta.json RESULTS_META_MAX,
+ * samples.jsonl RESULTS_SAMPLES_MAX with lines of at most
+ * RESULTS_LINE_MAX (a longer line is skipped), scenario.ini
+ * RESULTS_SCENARIO_MAX (otherwise left out, said so). */
 #define RESULTS_META_MAX (64L << 20)
+#define RESULTS_SAMPLES_MAX (256L << 20)
+#define RESULTS_LINE_MAX (1L << 20)
+#define RESULTS_SCENARIO_MAX (1L << 20)
 struct results_data *results_read(const char *dir);
 /* The same without samples.jsonl and scenario.ini (n_samples 0): what
  * meta.json alone says. */

@@ -167,14 +167,29 @@ cleanup:;
     return text;
 }
 
-char *safefile_read_small(int dirfd, const char *name, size_t max)
+char *safefile_read_small_len(int dirfd, const char *name, size_t max, size_t *len)
 {
     int fd = safefile_open_read(dirfd, name);
     if (fd < 0)
         return NULL;
-    char *text = xcalloc(1, max + 2);
-    ssize_t n = read_at(fd, text, max + 1, 0);
-    int e = n < 0 ? errno : (size_t)n > max ? EFBIG : 0;
+    /* sized by the file (it may grow while read: never more than max + 1) */
+    struct stat st;
+    int e = fstat(fd, &st) < 0 ? errno : (size_t)st.st_size > max ? EFBIG : 0;
+    char *text = NULL;
+    ssize_t n = 0;
+    if (!e) {
+        size_t want = (size_t)st.st_size + 1 < max + 1 ? (size_t)st.st_size + 1 : max + 1;
+        text = xcalloc(1, want + 1);
+        n = read_at(fd, text, want, 0);
+        e = n < 0 ? errno : (size_t)n > max ? EFBIG : 0;
+        /* grown past its size when opened: read on, up to max + 1 */
+        if (!e && (size_t)n == want && want < max + 1) {
+            text = xrealloc(text, max + 2);
+            ssize_t more = read_at(fd, text + n, max + 1 - (size_t)n, (off_t)n);
+            e = more < 0 ? errno : (size_t)(n + more) > max ? EFBIG : 0;
+            n += more > 0 ? more : 0;
+        }
+    }
     close(fd);
     if (e) {
         free(text);
@@ -182,7 +197,14 @@ char *safefile_read_small(int dirfd, const char *name, size_t max)
         return NULL;
     }
     text[n] = '\0';
+    if (len)
+        *len = (size_t)n;
     return text;
+}
+
+char *safefile_read_small(int dirfd, const char *name, size_t max)
+{
+    return safefile_read_small_len(dirfd, name, max, NULL);
 }
 
 int safefile_create(int dirfd, const char *name, const char *path)

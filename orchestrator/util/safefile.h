@@ -36,6 +36,8 @@ char *safefile_read_tail(int dirfd, const char *name, size_t max, size_t *len);
 /* The whole of name in dirfd if it holds at most max bytes (EFBIG if it
  * holds more), NUL-terminated. NULL with errno set. */
 char *safefile_read_small(int dirfd, const char *name, size_t max);
+/* The same, its length in *len (it may hold NUL bytes). */
+char *safefile_read_small_len(int dirfd, const char *name, size_t max, size_t *len);
 
 /* name in dirfd (another user's: owner) copied whole, its holes kept
  * (extents.h), to the new file
