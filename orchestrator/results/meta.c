@@ -4,9 +4,11 @@
 
 #include "util/hash.h"
 #include "util/log.h"
+#include "util/outfile.h"
 #include "util/paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 struct meta {
     json_object *root;
     char path[PATH_MAX];
+    int dirfd; /* the results directory: meta.json is written through it */
 };
 
 static json_object *now_iso(void)
@@ -81,6 +84,12 @@ struct meta *meta_create(const char *results_dir, const struct plan *p)
 {
     struct meta *m = xcalloc(1, sizeof(*m));
     path_join(m->path, sizeof(m->path), results_dir, "meta.json");
+    m->dirfd = open(results_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (m->dirfd < 0) {
+        log_error("Cannot open the results directory '%s': %s", results_dir, strerror(errno));
+        free(m);
+        return NULL;
+    }
     m->root = json_object_new_object();
     json_object *r = m->root;
     json_object_object_add(r, "vbed_version", json_object_new_string(VBED_VERSION));
@@ -129,6 +138,8 @@ void meta_free(struct meta *m)
     if (!m)
         return;
     json_object_put(m->root);
+    if (m->dirfd >= 0)
+        close(m->dirfd);
     free(m);
 }
 
@@ -168,13 +179,10 @@ json_object *meta_add_run(struct meta *m, unsigned seq, const char *runid, const
 
 int meta_write(struct meta *m)
 {
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", m->path);
-    if (json_object_to_file_ext(tmp, m->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0 || rename(tmp, m->path) < 0) {
-        log_error("Cannot write '%s': %s", m->path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    size_t len = 0;
+    const char *text = json_object_to_json_string_length(
+        m->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+    return outfile_write(m->dirfd, "meta.json", m->path, text, len);
 }
 
 int meta_finish(struct meta *m, const char *status)

@@ -6,6 +6,7 @@
 #include "util/paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,8 +30,12 @@ struct samples *samples_open(const char *results_dir)
     struct samples *s = xcalloc(1, sizeof(*s));
     snprintf(s->dir, sizeof(s->dir), "%s", results_dir);
     path_join(s->path, sizeof(s->path), results_dir, "samples.jsonl");
-    s->f = fopen(s->path, "a");
+    /* appended to, never through a link (results.h: the run's own directory) */
+    int fd = open(s->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    s->f = fd >= 0 ? fdopen(fd, "a") : NULL;
     if (!s->f) {
+        if (fd >= 0)
+            close(fd);
         log_error("Cannot open '%s': %s", s->path, strerror(errno));
         free(s);
         return NULL;
