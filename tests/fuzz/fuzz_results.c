@@ -6,9 +6,14 @@
  * it accepts goes through report_build (and so gap.c's model) and the
  * json format, as vbed report would, and into vbed list's entry (runlist.c)
  * printed in every format; meta.json alone goes through results_read_meta
- * (the URIs that vbed list --uris offers the shell completion); and the
- * raw input through termtext_escape, which vbed list shows names with. */
+ * (the URIs that vbed list --uris offers the shell completion); what
+ * results_read accepts is also set against a recorded run
+ * (tests/data/results/quickstart-layers, when run from the source tree;
+ * else against itself) by vbed compare's compare_build, both ways, and
+ * printed in every format; and the raw input through termtext_escape,
+ * which vbed list shows names with. */
 #include "fuzz.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "results/resultsread.h"
 #include "report/runlist.h"
@@ -18,6 +23,8 @@
 #include <unistd.h>
 
 static char dir[64];
+static struct results_data *recorded; /* the other side of vbed compare */
+static struct report *recorded_report;
 static const char *const names[] = {"meta.json", "samples.jsonl", "scenario.ini"};
 
 static void remove_dir(void)
@@ -39,6 +46,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!mkdtemp(dir))
         abort();
     atexit(remove_dir);
+    recorded = results_read("tests/data/results/quickstart-layers");
+    if (recorded)
+        recorded_report = report_build(recorded);
     return 0;
 }
 
@@ -85,6 +95,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int f = REPORT_TABLE; f <= REPORT_MARKDOWN; f++)
             runlist_print(&l, (enum report_format)f, devnull);
         runlist_free(&l);
+        const struct report *other = recorded_report ? recorded_report : r;
+        for (int way = 0; way < 2; way++) {
+            struct comparison *c = way ? compare_build(other, r) : compare_build(r, other);
+            for (int f = REPORT_TABLE; f <= REPORT_MARKDOWN; f++)
+                compare_print(c, (enum report_format)f, devnull);
+            compare_free(c);
+        }
         report_free(r);
     }
     results_data_free(rd);
