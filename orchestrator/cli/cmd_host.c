@@ -23,6 +23,7 @@
 #include "hostside/hostcache.h"
 #include "hostside/hostside.h"
 #include "util/log.h"
+#include "util/signals.h"
 #include "util/textfile.h"
 
 #include <errno.h>
@@ -86,8 +87,13 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *what = argv[1];
-    if (strncmp(what, "arm-", 4) == 0)
-        return cmd_host_arm(what, argc - 1, argv + 1);
+    /* SIGINT, SIGTERM and a closed ssh session end a wait within a second
+     * (each wait loop looks at the flag), the exit code saying which */
+    signals_install();
+    if (strncmp(what, "arm-", 4) == 0) {
+        int rc = cmd_host_arm(what, argc - 1, argv + 1);
+        return signals_interrupted() ? signals_exit_code() : rc;
+    }
     int rest = 2;
     if (rest < argc && strcmp(argv[rest], "--") == 0)
         rest++;

@@ -5,6 +5,7 @@
 #include "util/textfile.h"
 
 #include "util/log.h"
+#include "util/signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +53,41 @@ long long hostcache_resident(const char *path)
     return total;
 }
 
+/* The resident bytes of [off, off + len) of fd, mapped a window at a time;
+ * -1 reported (or on interruption, errno EINTR) */
+static long long resident_range(int fd, const char *what, off_t off, off_t len, long page)
+{
+    long long total = 0;
+    /* in windows of 1 GiB: mapping a large disk image at once is not needed */
+    const off_t window = 1LL << 30;
+    for (off_t end = off + len; off < end; off += window) {
+        if (signals_interrupted()) {
+            errno = EINTR;
+            return -1;
+        }
+        size_t n = (size_t)(end - off < window ? end - off : window);
+        void *map = mmap(NULL, n, PROT_NONE, MAP_SHARED, fd, off);
+        if (map == MAP_FAILED) {
+            log_error("Cannot map '%s': %s", what, strerror(errno));
+            return -1;
+        }
+        size_t pages = (n + (size_t)page - 1) / (size_t)page;
+        unsigned char *vec = malloc(pages);
+        if (!vec || mincore(map, n, vec) < 0) {
+            log_error("mincore on '%s' failed: %s", what, strerror(errno));
+            free(vec);
+            munmap(map, n);
+            return -1;
+        }
+        for (size_t i = 0; i < pages; i++)
+            if (vec[i] & 1)
+                total += page;
+        free(vec);
+        munmap(map, n);
+    }
+    return total;
+}
+
 long long hostcache_resident_fd(int fd, const char *what)
 {
     struct stat st;
@@ -62,29 +98,37 @@ long long hostcache_resident_fd(int fd, const char *what)
     if (st.st_size == 0)
         return 0;
     long page = sysconf(_SC_PAGESIZE);
+    /* The file's data extents only, each widened to whole HOSTCACHE_ALIGN
+     * blocks (a page-compressed InnoDB page is its data, then a hole the
+     * server reads as zeros: cached too): a sparse file of terabytes that
+     * another user made costs what its data costs, not its size. */
+    off_t size = st.st_size, pos = 0;
     long long total = 0;
-    /* in windows of 1 GiB: mapping a large disk image at once is not needed */
-    const off_t window = 1LL << 30;
-    for (off_t off = 0; off < st.st_size; off += window) {
-        size_t len = (size_t)(st.st_size - off < window ? st.st_size - off : window);
-        void *map = mmap(NULL, len, PROT_NONE, MAP_SHARED, fd, off);
-        if (map == MAP_FAILED) {
-            log_error("Cannot map '%s': %s", what, strerror(errno));
-            return -1;
+    for (;;) {
+        off_t data = lseek(fd, pos, SEEK_DATA);
+        if (data < 0 && errno == ENXIO)
+            break; /* no data past pos */
+        if (data < 0) { /* no SEEK_DATA here: the whole file */
+            return resident_range(fd, what, 0, size, page);
         }
-        size_t pages = (len + (size_t)page - 1) / (size_t)page;
-        unsigned char *vec = malloc(pages);
-        if (!vec || mincore(map, len, vec) < 0) {
-            log_error("mincore on '%s' failed: %s", what, strerror(errno));
-            free(vec);
-            munmap(map, len);
-            return -1;
+        off_t hole = lseek(fd, data, SEEK_HOLE);
+        if (hole < 0)
+            hole = size;
+        off_t from = data / HOSTCACHE_ALIGN * HOSTCACHE_ALIGN;
+        off_t to = (hole + HOSTCACHE_ALIGN - 1) / HOSTCACHE_ALIGN * HOSTCACHE_ALIGN;
+        if (from < pos)
+            from = pos;
+        if (to > size)
+            to = size;
+        if (to > from) {
+            long long r = resident_range(fd, what, from, to - from, page);
+            if (r < 0)
+                return -1;
+            total += r;
         }
-        for (size_t i = 0; i < pages; i++)
-            if (vec[i] & 1)
-                total += page;
-        free(vec);
-        munmap(map, len);
+        if (to >= size)
+            break;
+        pos = to;
     }
     return total;
 }

@@ -582,7 +582,7 @@ static long long tables_resident(const struct hostarm *h)
     struct dirent *de;
     /* a table is at most one file of a few names: a directory of millions
      * is not the arm's, and is not read to its end */
-    for (int seen = 0; seen < 100000 && (de = readdir(d)); seen++) {
+    for (int seen = 0; seen < 100000 && !signals_interrupted() && (de = readdir(d)); seen++) {
         size_t len = strlen(de->d_name);
         if (strncmp(de->d_name, "sbtest", 6) != 0 || len < 5 || strcmp(de->d_name + len - 4, ".ibd") != 0)
             continue;

@@ -5,9 +5,13 @@
 #include "virt/agent.h"
 #include "hostside/hostside.h"
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/signals.h"
 
+#include <errno.h>
 #include <mysql.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,7 @@
 
 struct sql {
     MYSQL *conn;        /* socket transport */
+    bool broken;        /* its connection was given up (an answer never came) */
     virDomainPtr dom;   /* agent transport */
     struct hostside *hs; /* remote host arm transport: hs, arm */
     char arm[4096];
@@ -53,23 +58,112 @@ void sql_result_free(struct sql_result *r)
     memset(r, 0, sizeof(*r));
 }
 
-/* ---- libmariadb ---- */
+/* ---- libmariadb ----
+ *
+ * The server at the socket is another user's process (the mysql user can
+ * stop it with SIGSTOP, or something else may answer there): every wait
+ * on it goes through libmariadb's non-blocking calls and poll(), a quarter
+ * of a second at a time, so that SIGINT or SIGTERM ends it within a second
+ * and a statement that outlasts SQL_STATEMENT_MAX_S is abandoned. An
+ * abandoned connection is shut down and never used again. */
+
+/* How long vbed waits for one statement's answer (an import of large
+ * tables, the compression check's copy of a table: minutes at most). */
+#define SQL_STATEMENT_MAX_S 1800
+#define SQL_LOOK_MS 250
+
+/* Wait for what libmariadb asks (status: MYSQL_WAIT_*) until deadline;
+ * the events that happened, or -1 with why (interrupted, too late). */
+static int wait_server(struct sql *s, int status, double deadline, const char **why)
+{
+    for (;;) {
+        if (signals_interrupted()) {
+            *why = "interrupted";
+            return -1;
+        }
+        double left = deadline - monotime_s();
+        if (left <= 0) {
+            *why = "no answer in time";
+            return -1;
+        }
+        int ms = left * 1000 < SQL_LOOK_MS ? (int)(left * 1000) + 1 : SQL_LOOK_MS;
+        if (status & MYSQL_WAIT_TIMEOUT) {
+            unsigned int lib = mysql_get_timeout_value_ms(s->conn);
+            if (lib < (unsigned)ms)
+                ms = (int)lib;
+        }
+        struct pollfd p = {.fd = mysql_get_socket(s->conn), .events = 0};
+        if (status & MYSQL_WAIT_READ)
+            p.events |= POLLIN;
+        if (status & MYSQL_WAIT_WRITE)
+            p.events |= POLLOUT;
+        if (status & MYSQL_WAIT_EXCEPT)
+            p.events |= POLLPRI;
+        int n = poll(&p, 1, ms);
+        if (n < 0 && errno != EINTR) {
+            *why = strerror(errno);
+            return -1;
+        }
+        if (n > 0) {
+            int ev = 0;
+            if (p.revents & (POLLIN | POLLERR | POLLHUP))
+                ev |= MYSQL_WAIT_READ;
+            if (p.revents & POLLOUT)
+                ev |= MYSQL_WAIT_WRITE;
+            if (p.revents & POLLPRI)
+                ev |= MYSQL_WAIT_EXCEPT;
+            return ev;
+        }
+        if (n == 0 && (status & MYSQL_WAIT_TIMEOUT) && mysql_get_timeout_value_ms(s->conn) <= (unsigned)ms)
+            return MYSQL_WAIT_TIMEOUT;
+    }
+}
+
+/* The connection given up: shut down so that nothing waits on it again. */
+static void abandon(struct sql *s)
+{
+    if (!s->conn)
+        return;
+    int fd = mysql_get_socket(s->conn);
+    if (fd >= 0)
+        shutdown(fd, SHUT_RDWR);
+    mysql_close(s->conn);
+    s->conn = NULL;
+    s->broken = true;
+}
 
 struct sql *sql_open_socket(const char *socket_path, long timeout)
 {
     struct sql *s = xcalloc(1, sizeof(*s));
     snprintf(s->where, sizeof(s->where), "the server at %s", socket_path);
-    long waited = 0;
+    double deadline = monotime_s() + (double)(timeout > 0 ? timeout : 1);
+    const char *why = NULL;
     for (;;) {
         s->conn = mysql_init(NULL);
         unsigned int to = 30, no = 0;
         mysql_options(s->conn, MYSQL_OPT_CONNECT_TIMEOUT, &to);
+        mysql_options(s->conn, MYSQL_OPT_NONBLOCK, 0);
         /* the socket is in the mysql user's directory: whoever answers
          * there may not ask this (root) process for its files */
         mysql_options(s->conn, MYSQL_OPT_LOCAL_INFILE, &no);
-        if (mysql_real_connect(s->conn, NULL, "root", NULL, NULL, 0, socket_path, 0))
+        MYSQL *ok = NULL;
+        int status = mysql_real_connect_start(&ok, s->conn, NULL, "root", NULL, NULL, 0,
+                                              socket_path, 0);
+        while (status) {
+            int ev = wait_server(s, status, deadline, &why);
+            if (ev < 0)
+                break;
+            status = mysql_real_connect_cont(&ok, s->conn, ev);
+        }
+        if (!status && ok)
             return s;
-        if (waited >= timeout || signals_interrupted()) {
+        if (status) { /* abandoned half-way */
+            log_error("Cannot connect to %s: %s.", s->where, why);
+            abandon(s);
+            sql_close(s);
+            return NULL;
+        }
+        if (monotime_s() >= deadline || signals_interrupted()) {
             log_error("Cannot connect to %s: %s", s->where, mysql_error(s->conn));
             sql_close(s);
             return NULL;
@@ -77,24 +171,55 @@ struct sql *sql_open_socket(const char *socket_path, long timeout)
         mysql_close(s->conn);
         s->conn = NULL;
         signals_sleep_ms(1000);
-        waited++;
     }
 }
 
 static int run_socket(struct sql *s, const char *const stmts[], struct sql_result *out)
 {
+    if (s->broken) {
+        log_error("The connection to %s was given up earlier.", s->where);
+        return -1;
+    }
     for (size_t i = 0; stmts[i]; i++) {
-        if (mysql_query(s->conn, stmts[i]) != 0) {
-            log_error("Query on %s failed: '%s': %s", s->where, stmts[i], mysql_error(s->conn));
+        double deadline = monotime_s() + SQL_STATEMENT_MAX_S;
+        const char *why = NULL;
+        int err = 0;
+        int status = mysql_real_query_start(&err, s->conn, stmts[i], strlen(stmts[i]));
+        while (status) {
+            int ev = wait_server(s, status, deadline, &why);
+            if (ev < 0)
+                break;
+            status = mysql_real_query_cont(&err, s->conn, ev);
+        }
+        MYSQL_RES *res = NULL;
+        if (!status && !err) {
+            status = mysql_store_result_start(&res, s->conn);
+            while (status) {
+                int ev = wait_server(s, status, deadline, &why);
+                if (ev < 0)
+                    break;
+                status = mysql_store_result_cont(&res, s->conn, ev);
+            }
+        }
+        if (status) {
+            log_error("Query on %s given up: '%s': %s (after %.0f s).", s->where, stmts[i], why,
+                      SQL_STATEMENT_MAX_S - (deadline - monotime_s()));
+            abandon(s);
             return -1;
         }
-        MYSQL_RES *res = mysql_store_result(s->conn);
+        if (err || (!res && mysql_errno(s->conn))) {
+            log_error("Query on %s failed: '%s': %s", s->where, stmts[i], mysql_error(s->conn));
+            if (res)
+                mysql_free_result(res);
+            return -1;
+        }
         if (!res)
             continue;
         size_t cols = mysql_num_fields(res);
         const char **cells = xcalloc(cols ? cols : 1, sizeof(char *));
         size_t *lens = xcalloc(cols ? cols : 1, sizeof(size_t));
         MYSQL_ROW row;
+        /* stored: the rows are here, no more waiting */
         while ((row = mysql_fetch_row(res))) {
             unsigned long *l = mysql_fetch_lengths(res);
             for (size_t c = 0; c < cols; c++) {
@@ -116,7 +241,7 @@ static int run_remote(struct sql *s, const char *const stmts[], struct sql_resul
 int sql_run(struct sql *s, const char *const stmts[], struct sql_result *out)
 {
     memset(out, 0, sizeof(*out));
-    int rc = s->conn ? run_socket(s, stmts, out)
+    int rc = s->conn || s->broken ? run_socket(s, stmts, out)
              : s->hs ? run_remote(s, stmts, out)
                      : run_agent(s, stmts, out);
     if (rc < 0)
