@@ -3,6 +3,8 @@
 #include "util/asuser.h"
 
 #include "util/extents.h"
+#include "util/log.h"
+#include "util/monotime.h"
 #include "util/signals.h"
 
 #include <errno.h>
@@ -56,6 +58,49 @@ struct job {
     const char *const *names;
     size_t n;
 };
+
+/* The child keeps only the descriptors it works with (the directory, the
+ * sources, its pipe): every other one of vbed's -- libvirt's socket, other
+ * directories -- is closed before it becomes the other user, who may then
+ * signal it but must find nothing of root's in it. No allocation: the set
+ * sorted on the stack. */
+static void close_others(const struct job *j, int pipe_fd)
+{
+    size_t n = 2 + (j->files ? j->n : 0);
+    int keep[n];
+    size_t k = 0;
+    keep[k++] = j->dirfd;
+    keep[k++] = pipe_fd;
+    for (size_t i = 0; j->files && i < j->n; i++)
+        keep[k++] = j->files[i].src_fd;
+    for (size_t i = 1; i < k; i++) /* insertion sort: a few fds */
+        for (size_t m = i; m > 0 && keep[m - 1] > keep[m]; m--) {
+            int t = keep[m];
+            keep[m] = keep[m - 1];
+            keep[m - 1] = t;
+        }
+    unsigned int from = 3;
+    for (size_t i = 0; i < k; i++) {
+        if (keep[i] < 0 || (unsigned int)keep[i] < from)
+            continue;
+        if ((unsigned int)keep[i] > from)
+            syscall(SYS_close_range, from, (unsigned int)keep[i] - 1, 0);
+        from = (unsigned int)keep[i] + 1;
+    }
+    syscall(SYS_close_range, from, ~0U, 0);
+}
+
+/* how long a job may take: a minute, and a second per 20 MiB it copies */
+static double job_limit_s(const struct job *j)
+{
+    double bytes = 0;
+    for (size_t i = 0; j->files && i < j->n; i++) {
+        struct stat st;
+        if (fstat(j->files[i].src_fd, &st) == 0)
+            bytes += (double)st.st_size;
+    }
+    return 60 + bytes / (20 << 20);
+}
 
 /* in the child: index n when all went well */
 static struct verdict copy_in(const struct job *j)
@@ -111,6 +156,7 @@ static int as_user(uid_t uid, gid_t gid, struct verdict (*fn)(const struct job *
     }
     if (pid == 0) {
         close(p[0]);
+        close_others(j, p[1]);
         struct verdict v = {j->n, 0};
         if (become(uid, gid) < 0)
             v.err = errno;
@@ -121,22 +167,35 @@ static int as_user(uid_t uid, gid_t gid, struct verdict (*fn)(const struct job *
     }
     close(p[1]);
     int status = 0;
-    bool stopped = false;
+    /* the child is the other user's to signal: stopped (SIGSTOP) or late,
+     * it is killed rather than waited for */
+    enum { RUNNING, INTERRUPTED, STOPPED, LATE } why = RUNNING;
+    double deadline = monotime_s() + job_limit_s(j);
     for (;;) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
+        pid_t r = waitpid(pid, &status, WNOHANG | WUNTRACED);
+        if (r == pid && WIFSTOPPED(status)) {
+            if (why == RUNNING)
+                why = STOPPED;
+            kill(pid, SIGKILL);
+            continue;
+        }
         if (r == pid || (r < 0 && errno != EINTR))
             break;
-        if (signals_interrupted() && !stopped) {
+        if (why == RUNNING && (signals_interrupted() || monotime_s() >= deadline)) {
+            why = signals_interrupted() ? INTERRUPTED : LATE;
             kill(pid, SIGKILL);
-            stopped = true;
         }
         signals_sleep_ms(5);
     }
     struct verdict v = {j->n, EIO};
     ssize_t got = read(p[0], &v, sizeof(v));
     close(p[0]);
-    if (stopped) {
-        v = (struct verdict){j->n, EINTR};
+    if (why == STOPPED || why == LATE)
+        log_error("The child working as uid %u was %s: killed.", (unsigned)uid,
+                  why == STOPPED ? "stopped (SIGSTOP, which its user may send)"
+                                 : "not done within its time");
+    if (why != RUNNING) {
+        v = (struct verdict){j->n, why == INTERRUPTED ? EINTR : why == STOPPED ? ECANCELED : ETIMEDOUT};
     } else if (got != (ssize_t)sizeof(v) || !WIFEXITED(status)) {
         v = (struct verdict){j->n, EIO};
     }

@@ -13,7 +13,16 @@
 #include "util/signals.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
+
+static long long clock_gettime_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 #define NOBODY 65534
 
@@ -197,6 +206,101 @@ static void not_root_any_more(void **state)
     close(src);
 }
 
+struct copy_job {
+    int src;
+    int rc, err;
+};
+
+static void *copy_thread(void *arg)
+{
+    struct copy_job *c = arg;
+    struct asuser_copy files[] = {{c->src, "stopped.ibd"}};
+    size_t failed;
+    c->rc = asuser_copy_in(NOBODY, NOBODY, userdir, files, 1, &failed);
+    c->err = errno;
+    return NULL;
+}
+
+/* a child of this process (any thread's) that runs as uid, or 0 */
+static pid_t child_as(uid_t uid)
+{
+    DIR *d = opendir("/proc/self/task");
+    pid_t found = 0;
+    for (struct dirent *de; d && !found && (de = readdir(d));) {
+        char path[300];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/children", de->d_name);
+        FILE *f = fopen(path, "r");
+        long pid;
+        while (f && !found && fscanf(f, "%ld", &pid) == 1) {
+            char st[64];
+            struct stat sb;
+            snprintf(st, sizeof(st), "/proc/%ld", pid);
+            if (stat(st, &sb) == 0 && sb.st_uid == uid)
+                found = (pid_t)pid;
+        }
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* the child is the other user's to signal: SIGSTOP from that user (root
+ * here, to the same effect) gets it killed and the call failed within a
+ * second (c78420e waited for good); and the child holds only the
+ * descriptors it works with, not the others vbed has open */
+static void stopped_child_is_killed(void **state)
+{
+    (void)state;
+    enum { LEN = 256 << 20 };
+    int src = openat(rootdir, "big2", O_RDWR | O_CREAT | O_EXCL, 0600);
+    assert_true(src >= 0);
+    static char block[1 << 20];
+    memset(block, 'y', sizeof(block));
+    for (int i = 0; i < LEN / (int)sizeof(block); i++)
+        assert_int_equal(write(src, block, sizeof(block)), (ssize_t)sizeof(block));
+    int spare = open("/dev/null", O_RDONLY); /* one of root's that the child must not hold */
+    assert_true(spare >= 0);
+    struct copy_job c = {.src = src};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, copy_thread, &c), 0);
+    pid_t child = 0;
+    for (int i = 0; i < 5000 && !(child = child_as(NOBODY)); i++)
+        usleep(200);
+    assert_true(child > 0);
+    /* its descriptors: 0-2, the directory, the source, the pipe, the new file */
+    char fds[64], link[PATH_MAX], dev[400];
+    snprintf(fds, sizeof(fds), "/proc/%d/fd", (int)child);
+    DIR *d = opendir(fds);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        n++;
+        snprintf(dev, sizeof(dev), "%s/%s", fds, de->d_name);
+        ssize_t l = readlink(dev, link, sizeof(link) - 1);
+        link[l > 0 ? l : 0] = '\0';
+        if (atoi(de->d_name) == spare)
+            fail_msg("the child holds root's fd %d (%s)", spare, link);
+    }
+    closedir(d);
+    if (n > 7)
+        fail_msg("the child holds %d descriptors, not at most 7", n);
+    double t0 = (double)clock_gettime_ms();
+    assert_int_equal(kill(child, SIGSTOP), 0);
+    pthread_join(t, NULL);
+    double waited = (double)clock_gettime_ms() - t0;
+    if (c.rc == 0)
+        fail_msg("the copy finished before it was stopped (make LEN larger)");
+    assert_int_equal(c.err, ECANCELED);
+    assert_true(waited < 1000);
+    assert_int_equal(faccessat(userdir, "stopped.ibd", F_OK, AT_SYMLINK_NOFOLLOW), 0); /* the caller's to remove */
+    close(spare);
+    close(src);
+}
+
 /* vbed interrupted (SIGINT): the child is killed rather than waited for,
  * and the call says so (EINTR, no file named). Last: the flag stays set. */
 static void interrupted(void **state)
@@ -230,6 +334,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(copies_as_the_user, setup, teardown),
         cmocka_unit_test_setup_teardown(never_over_or_through, setup, teardown),
         cmocka_unit_test_setup_teardown(not_root_any_more, setup, teardown),
+        cmocka_unit_test_setup_teardown(stopped_child_is_killed, setup, teardown),
         cmocka_unit_test_setup_teardown(interrupted, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
