@@ -10,7 +10,10 @@
  *
  * Every failure is reported once, where it happens, as a whole sentence.
  * Messages go to stderr; the prefix is "vbed: " unless the message already
- * names an input file (scenario errors print "FILE:LINE: ..."). */
+ * names an input file (scenario errors print "FILE:LINE: ..."). Whatever a
+ * message quotes -- a guest's status file, a server's or a guest
+ * program's error, a helper's reply -- reaches the terminal through
+ * log_sanitize, line by line: no escape sequence of another's acts on it. */
 #ifndef VBED_LOG_H
 #define VBED_LOG_H
 
@@ -42,8 +45,9 @@ void log_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_remote_text(const char *who, const char *text, size_t len);
 /* len bytes of text into buf (buflen > 0, always NUL-terminated) with every
  * byte that is not printable ASCII, a tab or part of a printable UTF-8
- * character (C1 controls are not) written as \xNN; a character that does
- * not fit whole is left out. */
+ * character (C1 controls and the invisible characters that reorder or hide
+ * text are not) written as \xNN; a character that does not fit whole is
+ * left out. */
 void log_sanitize(const char *text, size_t len, char *buf, size_t buflen);
 
 /* Redirect all messages (tests capture them); NULL restores stderr. */

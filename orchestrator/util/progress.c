@@ -1,5 +1,6 @@
 /* progress.c: live status lines (see progress.h). */
 #include "util/progress.h"
+#include "util/log.h"
 #include "util/monotime.h"
 #include "util/xalloc.h"
 
@@ -54,11 +55,13 @@ static void redraw(struct progress *p)
 
 void progress_set(struct progress *p, size_t i, const char *fmt, ...)
 {
-    char state[160];
+    char raw[160], state[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(state, sizeof(state), fmt, ap);
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
+    /* it may quote a guest's words (its status file): made safe, one line */
+    log_sanitize(raw, strlen(raw), state, sizeof(state));
     pthread_mutex_lock(&p->lock);
     if (i < p->n && strcmp(p->lines[i].state, state) != 0) {
         snprintf(p->lines[i].state, sizeof(p->lines[i].state), "%s", state);
