@@ -20,8 +20,10 @@
  *                              (read from its end, never through a link)
  *   arm-archive -- DIR         {"bytes"}: tar_extract's archive in DIR/extract.tar
  *   arm-stop -- DIR            {"stopped":true|false} (false: there was no such arm)
- *   arm-list -- BASE           {"arms":["vbed-...",...]}: the arms under BASE */
+ *   arm-list -- BASE           {"arms":["vbed-...",...]}: the arms under BASE
+ * The arguments are read and checked by host_request.c. */
 #include "cli/cmd_host_arm.h"
+#include "cli/host_request.h"
 
 #include "util/exitcode.h"
 #include "targets/hostarm.h"
@@ -53,52 +55,12 @@ static void add_count(json_object *o, const char *key, double v)
         json_object_object_add(o, key, json_object_new_int64((int64_t)v));
 }
 
-static bool valid_env(const char *e)
+static int arm_start(const struct host_request *rq)
 {
-    const char *eq = strchr(e, '=');
-    if (!eq || eq == e)
-        return false;
-    for (const char *p = e; p < eq; p++)
-        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (p > e && *p >= '0' && *p <= '9')))
-            return false;
-    return true;
-}
-
-static long long number(const char *s, long long min, long long max)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    return errno || end == s || *end || v < min || v > max ? -1 : v;
-}
-
-static int arm_start(int argc, char **argv, int *i)
-{
-    struct hostarm_limits l = {.timeout_db = 120};
-    const char *mycnf = NULL, *lua = NULL;
-    for (; *i < argc && strcmp(argv[*i], "--") != 0; (*i)++) {
-        const char *o = argv[*i];
-        if (strcmp(o, "--timeout") == 0 && *i + 1 < argc)
-            l.timeout_db = number(argv[++*i], 1, 86400);
-        else if (strcmp(o, "--mycnf") == 0 && *i + 1 < argc)
-            mycnf = argv[++*i];
-        else if (strcmp(o, "--lua") == 0 && *i + 1 < argc)
-            lua = argv[++*i];
-        else if (strcmp(o, "--confine") == 0 && *i + 2 < argc) {
-            l.confine = true;
-            l.vcpus = number(argv[++*i], 1, 4096);
-            l.memory = number(argv[++*i], 1 << 20, 1LL << 50);
-        } else {
-            log_error("vbed host arm-start: unknown or incomplete option '%s'", o);
-            return EXIT_USAGE;
-        }
-    }
-    if (!mycnf || !lua || l.timeout_db < 0 || (l.confine && (l.vcpus < 0 || l.memory < 0)) ||
-        *i + 2 != argc) {
-        log_error("vbed host arm-start: needs --mycnf, --lua, valid numbers, then -- DIR");
-        return EXIT_USAGE;
-    }
-    const char *dir = argv[*i + 1];
+    struct hostarm_limits l = {.timeout_db = rq->timeout_db, .confine = rq->confine,
+                               .vcpus = rq->vcpus, .memory = rq->memory};
+    const char *mycnf = rq->mycnf, *lua = rq->lua;
+    const char *dir = rq->dir;
     char why[256], base[PATH_MAX];
     if (hostarm_dir_check(dir, why, sizeof(why)) < 0) {
         log_error("vbed host arm-start: '%s' is not a host arm directory: %s.", dir, why);
@@ -286,49 +248,40 @@ static int arm_list(const char *base)
 int cmd_host_arm(const char *what, int argc, char **argv)
 {
     /* argv[0] is the request; options up to "--", then DIR and the rest */
-    int i = 1;
-    if (strcmp(what, "arm-start") == 0)
-        return arm_start(argc, argv, &i);
-    const char **env = xcalloc((size_t)argc + 1, sizeof(*env));
-    size_t ne = 0;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(what, "arm-exec") == 0 && strcmp(argv[i], "--env") == 0 && i + 1 < argc &&
-            valid_env(argv[i + 1])) {
-            env[ne++] = argv[++i];
-            continue;
-        }
-        log_error("vbed host %s: unknown or invalid option '%s'", what, argv[i]);
-        free(env);
+    struct host_request rq;
+    char why[256];
+    if (host_request_parse(argc, argv, &rq, why, sizeof(why)) < 0) {
+        log_error("vbed host %s: %s", what, why);
         return EXIT_USAGE;
     }
-    if (i + 1 >= argc) {
-        log_error("vbed host %s: needs -- DIR", what);
-        free(env);
-        return EXIT_USAGE;
+    int rc;
+    switch (rq.kind) {
+    case HR_START:
+        rc = arm_start(&rq);
+        break;
+    case HR_EXEC:
+        rc = arm_exec(rq.dir, rq.n_rest, rq.rest, rq.env);
+        break;
+    case HR_SQL:
+        rc = arm_sql(rq.dir, rq.n_rest, rq.rest);
+        break;
+    case HR_FILE:
+        rc = arm_file(rq.dir, rq.rest[0]);
+        break;
+    case HR_STATUS:
+        rc = arm_status(rq.dir);
+        break;
+    case HR_ARCHIVE:
+        rc = arm_archive(rq.dir);
+        break;
+    case HR_STOP:
+        rc = arm_stop(rq.dir);
+        break;
+    case HR_LIST:
+    default:
+        rc = arm_list(rq.dir);
+        break;
     }
-    const char *dir = argv[i + 1];
-    int rest = i + 2, n = argc - rest, rc;
-    if (strcmp(what, "arm-exec") == 0)
-        rc = arm_exec(dir, n, argv + rest, env);
-    else if (strcmp(what, "arm-sql") == 0)
-        rc = arm_sql(dir, n, argv + rest);
-    else if (n == 1 && strcmp(what, "arm-file") == 0)
-        rc = arm_file(dir, argv[rest]);
-    else if (n != 0) {
-        log_error("vbed host %s: wrong number of arguments", what);
-        rc = EXIT_USAGE;
-    } else if (strcmp(what, "arm-status") == 0)
-        rc = arm_status(dir);
-    else if (strcmp(what, "arm-archive") == 0)
-        rc = arm_archive(dir);
-    else if (strcmp(what, "arm-stop") == 0)
-        rc = arm_stop(dir);
-    else if (strcmp(what, "arm-list") == 0)
-        rc = arm_list(dir);
-    else {
-        log_error("vbed host: unknown request '%s'", what);
-        rc = EXIT_USAGE;
-    }
-    free(env);
+    host_request_free(&rq);
     return rc;
 }

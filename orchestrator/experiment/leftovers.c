@@ -341,6 +341,29 @@ void leftovers_clean_host(const char *pool_dir, const struct leftovers_opts *o, 
     closedir(d);
 }
 
+char (*leftovers_arm_names(json_object *reply, size_t *n))[256]
+{
+    json_object *arms;
+    *n = 0;
+    if (!json_object_object_get_ex(reply, "arms", &arms) || !json_object_is_type(arms, json_type_array))
+        return NULL;
+    size_t len = json_object_array_length(arms);
+    if (len > LEFTOVERS_ARMS_MAX)
+        len = LEFTOVERS_ARMS_MAX;
+    char (*names)[256] = xcalloc(len ? len : 1, sizeof(*names));
+    for (size_t i = 0; i < len; i++) {
+        char id[SESSION_ID_MAX];
+        json_object *one = json_object_new_object();
+        json_object_object_add(one, "name", json_object_get(json_object_array_get_idx(arms, i)));
+        bool ok = hostside_reply_string(one, "name", names[*n], sizeof(names[*n])) == 0 &&
+                  !strchr(names[*n], '/') && session_of_name(names[*n], id) == 0;
+        json_object_put(one);
+        if (ok) /* else: not a name vbed gives, never sent back */
+            (*n)++;
+    }
+    return names;
+}
+
 void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
                                  const struct leftovers_opts *o, struct leftovers *out)
 {
@@ -358,15 +381,14 @@ void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
         json_object_put(r);
         return;
     }
-    for (size_t i = 0; i < json_object_array_length(arms) && i < 10000; i++) {
-        char name[256], id[SESSION_ID_MAX], dir[PATH_MAX];
-        json_object *one = json_object_new_object();
-        json_object_object_add(one, "name", json_object_get(json_object_array_get_idx(arms, i)));
-        bool ok = hostside_reply_string(one, "name", name, sizeof(name)) == 0 && !strchr(name, '/') &&
-                  session_of_name(name, id) == 0;
-        json_object_put(one);
-        if (!ok)
-            continue; /* not a name vbed gives: never sent back */
+    (void)arms;
+    size_t n_names = 0;
+    char (*names)[256] = leftovers_arm_names(r, &n_names);
+    for (size_t i = 0; i < n_names; i++) {
+        char id[SESSION_ID_MAX], dir[PATH_MAX];
+        const char *name = names[i];
+        if (session_of_name(name, id) < 0)
+            continue;
         /* the sessions are this machine's: it decides, the host acts */
         if (!arm_may_go(id, o->foreign, out))
             continue;
@@ -386,5 +408,6 @@ void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
         }
         json_object_put(sr);
     }
+    free(names);
     json_object_put(r);
 }

@@ -18,6 +18,8 @@
 #include "hostside/hostside.h"
 #include "virt/hypervisor.h"
 
+#include <json-c/json.h>
+
 #include <stdbool.h>
 
 struct leftovers_opts {
@@ -48,5 +50,13 @@ void leftovers_clean_host(const char *pool_dir, const struct leftovers_opts *o, 
  * arm-list` and `arm-stop`. */
 void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
                                  const struct leftovers_opts *o, struct leftovers *out);
+
+/* The arm names of a remote `vbed host arm-list` reply (hostile: it decides
+ * what vbed clean asks that host to stop and remove): each a string of at
+ * most 255 bytes, no '/', that session_of_name reads (vbed-<session>-...);
+ * at most LEFTOVERS_ARMS_MAX of the list looked at. *n of them (malloc'd;
+ * NULL and 0 when the reply has no list "arms"). */
+#define LEFTOVERS_ARMS_MAX 10000
+char (*leftovers_arm_names(json_object *reply, size_t *n))[256];
 
 #endif

@@ -67,6 +67,13 @@ int hostside_version(struct hostside *h, char *buf, size_t len, bool *drop_cache
 int hostside_proc_stat(struct hostside *h, struct cpu_times *c);
 /* ... from a reply of `vbed host stat` (also for the fuzz target). */
 int hostside_parse_stat_reply(json_object *r, struct cpu_times *c);
+/* `vbed host version`'s reply (hostile): the helper's version (a string
+ * hostside_reply_string accepts) into ver; *drop (may be NULL) whether it
+ * may drop the page cache (a boolean; else false); its boot id into boot,
+ * "" when absent or not only hex digits and '-'. 0, or -1 without a
+ * version. */
+int hostside_read_version(json_object *r, char *ver, size_t vlen, bool *drop, char *boot,
+                          size_t blen);
 /* The boot id of h's host (/proc/sys/kernel/random/boot_id; h NULL: this
  * machine); -1 if unknown (a host without a shell transport, an old helper). */
 int hostside_boot_id(struct hostside *h, char *buf, size_t len);

@@ -183,6 +183,20 @@ int hostside_parse_stat_reply(json_object *r, struct cpu_times *c)
     return rc;
 }
 
+int hostside_read_version(json_object *r, char *ver, size_t vlen, bool *drop, char *boot,
+                          size_t blen)
+{
+    int rc = hostside_reply_string(r, "version", ver, vlen);
+    json_object *dc;
+    if (drop)
+        *drop = json_object_object_get_ex(r, "drop_caches", &dc) &&
+                json_object_is_type(dc, json_type_boolean) && json_object_get_boolean(dc);
+    if (hostside_reply_string(r, "boot_id", boot, blen) < 0 || !boot[0] ||
+        strspn(boot, "0123456789abcdef-") != strlen(boot))
+        boot[0] = '\0';
+    return rc;
+}
+
 static int proc_stat(struct hostside *h, struct cpu_times *c)
 {
     const char *args[] = {"stat", NULL};
@@ -198,13 +212,12 @@ static int version(struct hostside *h, char *buf, size_t len, bool *drop)
 {
     const char *args[] = {"version", NULL};
     json_object *r = hostside_call(h, args, 120);
-    int rc = r ? hostside_reply_string(r, "version", buf, len) : -1;
+    char boot[64];
+    int rc = r ? hostside_read_version(r, buf, len, drop, boot, sizeof(boot)) : -1;
     if (r && rc < 0)
         log_error("The reply of vbed host version on '%s' has no valid 'version'.", h->u.label);
-    json_object *dc;
-    if (drop)
-        *drop = r && json_object_object_get_ex(r, "drop_caches", &dc) &&
-                json_object_is_type(dc, json_type_boolean) && json_object_get_boolean(dc);
+    if (!r && drop)
+        *drop = false;
     json_object_put(r);
     return rc;
 }
@@ -213,12 +226,12 @@ static int boot_id(struct hostside *h, char *buf, size_t len)
 {
     const char *args[] = {"version", NULL};
     json_object *r = hostside_call(h, args, 120);
-    int rc = r ? hostside_reply_string(r, "boot_id", buf, len) : -1;
-    if (r && (rc < 0 || !buf[0] || strspn(buf, "0123456789abcdef-") != strlen(buf))) {
+    char ver[128];
+    bool drop;
+    int rc = r && hostside_read_version(r, ver, sizeof(ver), &drop, buf, len) == 0 && buf[0] ? 0 : -1;
+    if (r && rc < 0)
         log_warn("The reply of vbed host version on '%s' has no valid 'boot_id' (an older helper?).",
                  h->u.label);
-        rc = -1;
-    }
     json_object_put(r);
     return rc;
 }

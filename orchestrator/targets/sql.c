@@ -278,6 +278,32 @@ char *sql_script(const char *const stmts[])
     return script;
 }
 
+void sql_rows_from_batch(const char *text, size_t len, struct sql_result *out)
+{
+    const char *end = text + len;
+    for (const char *line = text; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        const char *cells[SQL_BATCH_MAX_COLS];
+        size_t lens[SQL_BATCH_MAX_COLS], cols = 0;
+        const char *cell = line;
+        while (cols < SQL_BATCH_MAX_COLS) {
+            const char *tab = memchr(cell, '\t', (size_t)(line + n - cell));
+            cells[cols] = cell;
+            lens[cols++] = tab ? (size_t)(tab - cell) : (size_t)(line + n - cell);
+            if (!tab)
+                break;
+            cell = tab + 1;
+        }
+        if (out->rows >= SQL_REMOTE_MAX_ROWS)
+            break;
+        append_row(out, cells, lens, cols);
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+}
+
 static int run_agent(struct sql *s, const char *const stmts[], struct sql_result *out)
 {
     char *script = sql_script(stmts);
@@ -294,25 +320,7 @@ static int run_agent(struct sql *s, const char *const stmts[], struct sql_result
         agent_result_free(&r);
         return -1;
     }
-    for (char *line = r.out; *line;) {
-        char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        const char *cells[64];
-        size_t lens[64], cols = 0;
-        const char *cell = line;
-        while (cols < 64) {
-            const char *tab = memchr(cell, '\t', (size_t)(line + n - cell));
-            cells[cols] = cell;
-            lens[cols++] = tab ? (size_t)(tab - cell) : (size_t)(line + n - cell);
-            if (!tab)
-                break;
-            cell = tab + 1;
-        }
-        append_row(out, cells, lens, cols);
-        if (!nl)
-            break;
-        line = nl + 1;
-    }
+    sql_rows_from_batch(r.out, r.out_len, out);
     agent_result_free(&r);
     return 0;
 }

@@ -46,6 +46,14 @@ void sql_result_free(struct sql_result *r);
 #define SQL_REMOTE_MAX_ROWS 100000
 int sql_rows_from_reply(json_object *reply, struct sql_result *out);
 
+/* The rows of the mariadb client's --batch --raw output (text, len bytes:
+ * a guest's, hostile): one row per line, cells split at tabs, at most
+ * SQL_BATCH_MAX_COLS cells (the rest of a wider line is dropped) and
+ * SQL_REMOTE_MAX_ROWS rows; a line with another number of cells than the
+ * first is dropped. A cell holds no tab or newline; NUL bytes are kept. */
+#define SQL_BATCH_MAX_COLS 64
+void sql_rows_from_batch(const char *text, size_t len, struct sql_result *out);
+
 /* A cell as the server prints a non-negative number: digits (at most 20),
  * optionally "." and 1-12 digits; no sign, space, exponent, hex or words.
  * 0, or -1 (a guest's reply is hostile). */

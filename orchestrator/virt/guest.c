@@ -232,6 +232,21 @@ int guest_plug_tables(virDomainPtr dom, struct storage *st, const struct guest_l
     return rc < 0 ? -1 : 0;
 }
 
+enum guest_status guest_status_parse(const char *text, size_t len, char *shown, size_t shown_len)
+{
+    const char *nl = memchr(text, '\n', len);
+    size_t n = nl ? (size_t)(nl - text) : len;
+    const char *nul = memchr(text, '\0', n);
+    if (nul)
+        n = (size_t)(nul - text);
+    log_sanitize(text, n < GUEST_STATUS_SHOWN / 4 ? n : GUEST_STATUS_SHOWN / 4, shown, shown_len);
+    if (n == 5 && !memcmp(text, "ready", 5))
+        return GUEST_STATUS_READY;
+    if (n >= 6 && !memcmp(text, "failed", 6))
+        return GUEST_STATUS_FAILED;
+    return GUEST_STATUS_STEP;
+}
+
 /* Common checks of every wait loop: 1 to go on, -1 after fail(). */
 static int still_going(struct guest *g, double deadline, const char *limit_key, long long limit)
 {
@@ -393,18 +408,16 @@ static int wait_setup(struct guest *g, size_t *log_from, bool *log_early)
         if (agent_still_answers(g, got) < 0)
             return -1;
         if (got) {
-            status[strcspn(status, "\n")] = '\0';
-            if (strcmp(status, "ready") == 0) {
-                free(status);
+            char shown[GUEST_STATUS_SHOWN];
+            enum guest_status st = guest_status_parse(status, len, shown, sizeof(shown));
+            free(status);
+            if (st == GUEST_STATUS_READY)
                 break;
-            }
-            if (strncmp(status, "failed", 6) == 0) {
-                fail(g, "vbed-setup in the guest %s", status);
-                free(status);
+            if (st == GUEST_STATUS_FAILED) {
+                fail(g, "vbed-setup in the guest %s", shown);
                 return -1;
             }
-            show(g, "setup: %s", status);
-            free(status);
+            show(g, "setup: %s", shown);
             *log_early = true;
         } else {
             *log_early = true;

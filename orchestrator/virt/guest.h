@@ -49,6 +49,14 @@ struct guest {
 
 const char *guest_phase_name(enum guest_phase ph);
 
+/* vbed-setup's /run/vbed/status in the guest (len bytes, the guest root's
+ * words): its first line says ready, failed (and why) or the step it is at.
+ * That line, at most a quarter of GUEST_STATUS_SHOWN bytes of it, made safe
+ * for a terminal (log_sanitize), into shown. */
+enum guest_status { GUEST_STATUS_STEP, GUEST_STATUS_READY, GUEST_STATUS_FAILED };
+#define GUEST_STATUS_SHOWN 512
+enum guest_status guest_status_parse(const char *text, size_t len, char *shown, size_t shown_len);
+
 /* Volumes of g in st: overlay on base_path, data disk, configuration disk
  * holding config (a tar archive). */
 int guest_make_disks(struct guest *g, struct storage *st, const char *base_path, const void *config,

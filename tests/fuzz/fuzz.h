@@ -43,40 +43,13 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
     return text;
 }
 
-/* text as the agent's mariadb --batch gives rows: a line per row, cells
- * separated by tabs, every row as wide as the first (at most 8 cells) */
-static inline void fuzz_rows(char *text, struct sql_result *r)
+/* text as the agent's mariadb --batch gives rows, through vbed's own
+ * splitter (sql_rows_from_batch, the one every reading from a guest goes
+ * through); free with sql_result_free */
+static inline void fuzz_rows(const char *text, struct sql_result *r)
 {
-    r->rows = r->cols = 0;
-    r->cells = NULL;
-    size_t cap = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        size_t cols = 1;
-        for (char *p = line; *p; p++)
-            cols += *p == '\t';
-        if (!r->rows)
-            r->cols = cols > 8 ? 8 : cols;
-        if (cols != r->cols)
-            continue;
-        if ((r->rows + 1) * r->cols > cap) {
-            cap = (r->rows + 1) * r->cols * 2;
-            r->cells = realloc(r->cells, cap * sizeof(char *));
-            if (!r->cells)
-                abort();
-        }
-        char *cell = line;
-        for (size_t c = 0; c < r->cols; c++) {
-            char *tab = strchr(cell, '\t');
-            if (tab)
-                *tab = '\0';
-            r->cells[r->rows * r->cols + c] = cell;
-            cell = tab ? tab + 1 : cell + strlen(cell);
-        }
-        r->rows++;
-    }
+    memset(r, 0, sizeof(*r));
+    sql_rows_from_batch(text, strlen(text), r);
 }
 
 #endif

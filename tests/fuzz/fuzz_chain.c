@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < n && i < 16; i++)
             if (tids[i] <= 0 || tids[i] > (1 << 22))
                 abort();
-        free(r.cells);
+        sql_result_free(&r);
         break;
     }
     case 3: {
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int n = perfschema_parse_threads(&r, ids, 16);
         if (n > (int)r.rows)
             abort();
-        free(r.cells);
+        sql_result_free(&r);
         break;
     }
     case 5: {
@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < n && i < 16; i++)
             if (tids[i] <= 0 || tids[i] > (1 << 22) || g[i] < 0 || g[i] >= TG_N)
                 abort();
-        free(r.cells);
+        sql_result_free(&r);
         break;
     }
     default: {
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int k = 0; k < PS_KINDS; k++)
                 if (!(ps.count[k] >= 0 && ps.wait_s[k] >= 0))
                     abort();
-        free(r.cells);
+        sql_result_free(&r);
         break;
     }
     }

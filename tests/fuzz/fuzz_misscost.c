@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!*err) {
         abort(); /* refused without a reason */
     }
-    free(r.cells);
+    sql_result_free(&r);
     free(text);
     return 0;
 }
