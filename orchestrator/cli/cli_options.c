@@ -1,6 +1,9 @@
 /* cli_options.c: getopt's tables and the --help lines of a command, made
  * from its option table (cli_options.h). */
 #include "cli/cli_options.h"
+#include "util/log.h"
+#include "util/safefile.h"
+#include "util/paths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,4 +103,20 @@ void cli_options_print(FILE *out, const char *title, const struct cli_option *op
         }
         print_wrapped(out, o->help, col, wide + 4, 79);
     }
+}
+
+int cli_check_cache_dir(void)
+{
+    const char *dir = paths_cache_dir();
+    char why[512];
+    if (paths_mkdirs(dir, 0755) < 0)
+        return -1;
+    if (safefile_trusted_dir(dir, why, sizeof(why)) < 0) {
+        log_error("The cache directory '%s' cannot be used: %s. vbed runs as root and keeps images, "
+                  "saved guests and tables there: it and every directory above it must be root's "
+                  "alone (--cache-dir, $VBED_CACHE_DIR).",
+                  dir, why);
+        return -1;
+    }
+    return 0;
 }

@@ -73,4 +73,10 @@ void cli_options_print(FILE *out, const char *title, const struct cli_option *op
 /* How many options opts holds (NULL: none). */
 int cli_options_count(const struct cli_option *opts);
 
+/* The image cache (paths_cache_dir: --cache-dir, $VBED_CACHE_DIR), made if
+ * missing, can be changed by root alone, as the host arm's base must
+ * (safefile_trusted_dir): a cache another user can write would hand root
+ * images, saved guests and tables of theirs. 0, or -1 reported. */
+int cli_check_cache_dir(void);
+
 #endif

@@ -192,6 +192,8 @@ int cmd_image(struct cli_ctx *ctx, int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *sub = argv[1];
+    if (cli_check_cache_dir() < 0)
+        return EXIT_ENV;
     struct image_opts o = {.recipe = "debian-mariadb", .pool = key_find("pool")->def,
                            .pool_dir = key_find("pool_dir")->def};
     argc--;

@@ -318,6 +318,10 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
         rc = dry_run(p, &o, ctx->uri);
         goto cleanup;
     }
+    if (cli_check_cache_dir() < 0) {
+        rc = EXIT_ENV;
+        goto cleanup;
+    }
     struct runner_opts ro = {.uri = ctx->uri,
                              .results_root = o.results_root,
                              .session = o.session,

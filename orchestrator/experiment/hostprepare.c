@@ -13,102 +13,14 @@
 #include "util/signals.h"
 #include "util/spawn.h"
 #include "virt/layout.h"
+#include "workloads/hostload.h"
 #include "workloads/prepared.h"
-#include "workloads/workload.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* A short command's first line of output (malloc'd), or NULL. */
-static char *first_line(const char *const argv[])
-{
-    char *out = NULL;
-    struct spawn_opts o = {.capture = &out, .timeout = 30};
-    if (spawn_run(argv, &o) != 0 || !out) {
-        free(out);
-        return NULL;
-    }
-    out[strcspn(out, "\n")] = '\0';
-    return out;
-}
-
-bool hostprepare_same_sysbench(const char *says, const char *package)
-{
-    const char *colon = strchr(package, ':');
-    const char *upstream = colon ? colon + 1 : package;
-    size_t n = strcspn(upstream, "+-~");
-    return strncmp(says, "sysbench ", 9) == 0 && n > 0 && strlen(says + 9) == n &&
-           strncmp(says + 9, upstream, n) == 0;
-}
-
-int hostprepare_mariadbd_version(const char *says, char *buf, size_t len)
-{
-    const char *at = strstr(says, " Ver ");
-    if (!at)
-        return -1;
-    at += 5;
-    size_t n = strcspn(at, " ");
-    if (n == 0 || n >= len)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (!isgraph((unsigned char)at[i]))
-            return -1;
-    snprintf(buf, len, "%.*s", (int)n, at);
-    return 0;
-}
-
-/* The image's package's version (its manifest.json), or NULL. */
-static const char *image_package(json_object *manifest, const char *name)
-{
-    json_object *pk, *v;
-    return manifest && json_object_object_get_ex(manifest, "packages", &pk) &&
-                   json_object_object_get_ex(pk, name, &v) && json_object_is_type(v, json_type_string)
-               ? json_object_get_string(v)
-               : NULL;
-}
-
-/* This machine's MariaDB and sysbench are the image's (the mariadb-server
- * packages' versions agree, and sysbench's): its server's VERSION() into
- * version, the one the guests' copies are keyed by. Else false, why said. */
-static bool host_is_image(const struct runner *r, char *version, size_t len, char *why, size_t wlen)
-{
-    const char *dpkg[] = {"dpkg-query", "-W", "-f", "${Version}", "mariadb-server", NULL};
-    const char *ver[] = {"mariadbd", "--version", NULL};
-    const char *sb[] = {"sysbench", "--version", NULL};
-    char *host = first_line(dpkg), *says = first_line(ver), *sysbench = first_line(sb);
-    json_object *m = json_object_from_file(r->img.manifest);
-    const char *image = image_package(m, "mariadb-server"), *image_sb = image_package(m, "sysbench");
-    bool ok = false;
-    if (!host || !image)
-        snprintf(why, wlen, "the version of mariadb-server here or in the image is not known");
-    else if (strcmp(host, image) != 0)
-        snprintf(why, wlen, "this machine's mariadb-server is %s, the image's %s", host, image);
-    else if (!sysbench || !image_sb || !hostprepare_same_sysbench(sysbench, image_sb))
-        snprintf(why, wlen, "this machine's sysbench (%s) is not the image's (%s)", sysbench ? sysbench : "?",
-                 image_sb ? image_sb : "?");
-    else if (!says || hostprepare_mariadbd_version(says, version, len) < 0)
-        snprintf(why, wlen, "`mariadbd --version` did not say its version");
-    else
-        ok = true;
-    json_object_put(m);
-    free(host);
-    free(says);
-    free(sysbench);
-    return ok;
-}
-
-/* The guest arm's tables will be copied: a sysbench OLTP workload with
- * tables, prepare = copy, or auto with enough rows. */
-static bool copies_tables(const struct run_config *cfg)
-{
-    const struct workload_ops *ops = workload_ops_for(cfg->workload);
-    return ops && strcmp(ops->name, "sysbench-oltp") == 0 && cfg->tables >= 1 && cfg->table_size >= 1 &&
-           (cfg->prepare == PREPARE_COPY ||
-            (cfg->prepare == PREPARE_AUTO && cfg->tables * cfg->table_size >= PREPARED_HOST_ROWS));
-}
 
 /* One private mariadbd that loads cfg's tables and leaves their copy in
  * the image cache (n: its number, for its name and directory). 0, or -1
@@ -161,24 +73,23 @@ void hostprepare_run(struct runner *r)
     char version[128], why[256], key[65], keys[HOSTPREPARE_MAX][65];
     int n = 0, want = 0;
     for (size_t s = 0; s < p->n_specs; s++)
-        want += p->arms[p->specs[s].arm].kind == ARM_GUEST && copies_tables(&p->specs[s].cfg);
+        want += p->arms[p->specs[s].arm].kind == ARM_GUEST && hostload_wanted(&p->specs[s].cfg);
     if (!want || !r->img.dir[0] || r->o->boot_only)
         return;
-    if (!host_is_image(r, version, sizeof(version), why, sizeof(why))) {
+    if (!hostload_matches_image(r->img.manifest, version, sizeof(version), why, sizeof(why))) {
         log_info("host-prepare: the guests load their tables: %s", why);
         return;
     }
     json_object *done = json_object_new_array();
     for (size_t s = 0; s < p->n_specs && n < HOSTPREPARE_MAX && !signals_interrupted(); s++) {
         const struct run_config *cfg = &p->specs[s].cfg;
-        if (p->arms[p->specs[s].arm].kind != ARM_GUEST || !copies_tables(cfg))
+        if (p->arms[p->specs[s].arm].kind != ARM_GUEST || !hostload_wanted(cfg))
             continue;
         /* the key a guest of this image will ask for (its page size: InnoDB's default) */
         prepared_key(cfg, version, "16384", key);
-        char meta[PATH_MAX], rel[96];
-        snprintf(rel, sizeof(rel), "prepared/%s/meta.json", key);
-        path_join(meta, sizeof(meta), r->img.dir, rel);
-        bool seen = access(meta, F_OK) == 0;
+        char prepared[PATH_MAX];
+        path_join(prepared, sizeof(prepared), r->img.dir, "prepared");
+        bool seen = hostload_cached(prepared, cfg, version);
         for (int k = 0; k < n && !seen; k++)
             seen = strcmp(keys[k], key) == 0;
         if (seen)
@@ -189,7 +100,7 @@ void hostprepare_run(struct runner *r)
         double t0 = monotime_s();
         load_here(r, cfg, n);
         double took = monotime_s() - t0;
-        bool kept = access(meta, F_OK) == 0;
+        bool kept = hostload_cached(prepared, cfg, version);
         if (kept)
             log_info("host-prepare: the guests' tables are ready in %.1f s (key %.12s)", took, key);
         else if (!signals_interrupted())

@@ -5,7 +5,7 @@
  * anything (100,000 compressed rows: 67-120 s in a guest under TCG, 5 s in
  * a private mariadbd here). Where this machine's MariaDB and sysbench are
  * the image's (their package versions, checked), the tables a guest arm
- * will copy (prepare = copy, or auto from PREPARED_HOST_ROWS rows) and the
+ * will copy (workloads/hostload.h: prepare = copy, or auto from enough rows) and the
  * cache does not hold yet are loaded by a private mariadbd -- the host
  * arm's machinery (targets/hostarm.h), the whole host, not confined, the
  * arm's my.cnf with a fixed pool -- which leaves the copy in the image
@@ -23,11 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* prepare = auto: tables of fewer rows than this are not loaded here (a
- * guest loads them in a few seconds even under TCG: 2,000 rows in 1.3-2.3
- * s; the host in well under PREPARED_PAYS_HOST_S, so its copy would not be
- * taken) */
-#define PREPARED_HOST_ROWS 20000
 
 /* At most this many sets of tables are loaded here before a run (a plan
  * that sweeps more table sizes loads the others in its first guests) */
@@ -36,15 +31,5 @@
 /* Every set of tables the plan's guest arms will copy, loaded here unless
  * the cache holds it. */
 void hostprepare_run(struct runner *r);
-
-/* `sysbench --version`'s first line ("sysbench 1.0.20") names the upstream
- * version of the package version ("1.0.20+ds-5"; an epoch "N:" before, a
- * Debian suffix after '+', '-' or '~'). */
-bool hostprepare_same_sysbench(const char *says, const char *package);
-
-/* The server's VERSION() from `mariadbd --version`'s first line
- * ("mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu ...")
- * into buf: printable, no space. 0, or -1 if it names none that fits. */
-int hostprepare_mariadbd_version(const char *says, char *buf, size_t len);
 
 #endif

@@ -11,6 +11,8 @@
 
 #include "util/exitcode.h"
 #include "util/log.h"
+#include "workloads/hostload.h"
+#include "workloads/prepared.h"
 #include "util/paths.h"
 #include "image/recipe.h"
 #include "report/report.h"
@@ -97,20 +99,13 @@ static void record_hosts(struct runner *r)
 
 static void record_versions(struct runner *r)
 {
-    char *out = NULL;
-    const char *argv[] = {"sysbench", "--version", NULL};
-    struct spawn_opts o = {.capture = &out, .timeout = 30};
-    if (spawn_run(argv, &o) == 0 && out) {
-        out[strcspn(out, "\n")] = '\0';
-        meta_set(r->meta, "versions", "sysbench_host", json_object_new_string(out));
-    }
-    free(out);
+    /* the workload's tools here and in the image */
+    json_object *versions = json_object_new_object();
+    hostload_versions(r->img.id[0] ? r->img.manifest : NULL, versions);
+    json_object_object_foreach(versions, key, val)
+        meta_set(r->meta, "versions", key, json_object_get(val));
+    json_object_put(versions);
     if (r->img.id[0]) {
-        json_object *m = json_object_from_file(r->img.manifest), *pk, *v;
-        if (m && json_object_object_get_ex(m, "packages", &pk) &&
-            json_object_object_get_ex(pk, "sysbench", &v))
-            meta_set(r->meta, "versions", "sysbench_guest", json_object_get(v));
-        json_object_put(m);
         meta_set(r->meta, "image", "id", json_object_new_string(r->img.id));
         meta_set(r->meta, "image", "hash", json_object_new_string(r->img.hash));
     }
@@ -415,6 +410,12 @@ cleanup:
     samples_close(r.samples);
     hostset_close(&r.hosts); /* transient domains die with their connection */
     hostside_free(r.local);
+    /* the copies this run's guests made were theirs alone (prepared.h) */
+    if (r.img.dir[0]) {
+        char prepared[PATH_MAX];
+        path_join(prepared, sizeof(prepared), r.img.dir, "prepared");
+        prepared_forget_private(prepared);
+    }
     if (r.session_started)
         session_end(r.session);
     results_close(r.res);

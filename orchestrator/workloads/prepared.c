@@ -113,9 +113,112 @@ static size_t file_max(const struct run_config *cfg)
     return (size_t)rows * 1024 + (64u << 20);
 }
 
-static void entry_dir(const struct target *t, const char *key, char *buf, size_t len)
+/* Copies root made on this machine from a server root runs (host-prepare,
+ * the host arm here: they export their own tables) go to the shared cache;
+ * a guest's (its tables could be anything its root wanted) only to this
+ * vbed's own directory beside it, for its later guests, removed at its end
+ * (prepared_forget_private). */
+static bool makes_shared(const struct target *t) { return target_can_export_tables(t); }
+
+static void private_dir(const struct target *t, char *buf, size_t len)
 {
-    path_join(buf, len, t->prepared_dir, key);
+    char name[64];
+    snprintf(name, sizeof(name), PREPARED_PRIVATE_PREFIX "%ld", (long)getpid());
+    path_join(buf, len, t->prepared_dir, name);
+}
+
+static void entry_dir(const struct target *t, const char *key, bool shared, char *buf, size_t len)
+{
+    char base[PATH_MAX];
+    if (shared)
+        snprintf(base, sizeof(base), "%s", t->prepared_dir);
+    else
+        private_dir(t, base, sizeof(base));
+    path_join(buf, len, base, key);
+}
+
+/* SHA-256 of name in dirfd (a regular file, never through a link, at most
+ * max bytes) into hex, its size into *bytes. 0, or -1 with errno set. */
+static int file_digest(int dirfd, const char *name, size_t max, char hex[65], long long *bytes)
+{
+    int fd = safefile_open_read(dirfd, name);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) < 0 || (size_t)st.st_size > max) {
+        close(fd);
+        errno = EFBIG;
+        return -1;
+    }
+    struct hasher *h = hasher_new();
+    static __thread char buf[1 << 16];
+    ssize_t got;
+    long long total = 0;
+    while ((got = read(fd, buf, sizeof(buf))) > 0) {
+        hasher_add(h, buf, (size_t)got);
+        total += got;
+    }
+    int err = got < 0 ? errno : 0;
+    close(fd);
+    if (err) {
+        hasher_free(h);
+        errno = err;
+        return -1;
+    }
+    hasher_final(h, hex);
+    *bytes = total;
+    return 0;
+}
+
+/* The copy in dir as its meta.json ("files") says root made it: every
+ * table's .ibd and .cfg there with the bytes and SHA-256 recorded. 0, or
+ * -1 with why. */
+static int check_files(const char *dir, json_object *m, const struct run_config *cfg, char *why,
+                       size_t whylen)
+{
+    json_object *files, *one, *v;
+    int dirfd = safefile_open_dir(AT_FDCWD, dir);
+    int rc = dirfd >= 0 && json_object_object_get_ex(m, "files", &files) &&
+                     json_object_is_type(files, json_type_object)
+                 ? 0
+                 : -1;
+    if (rc < 0)
+        snprintf(why, whylen, "the copy in %s records no digest of its files", dir);
+    for (long long i = 1; rc == 0 && i <= cfg->tables; i++)
+        for (size_t e = 0; rc == 0 && e < 2; e++) {
+            char name[64], hex[65];
+            long long bytes = -1;
+            snprintf(name, sizeof(name), "sbtest%lld.%s", i, e ? "cfg" : "ibd");
+            if (!json_object_object_get_ex(files, name, &one) ||
+                !json_object_object_get_ex(one, "sha256", &v) || !json_object_is_type(v, json_type_string) ||
+                file_digest(dirfd, name, file_max(cfg), hex, &bytes) < 0 ||
+                strcmp(hex, json_object_get_string(v)) != 0) {
+                snprintf(why, whylen, "%s of the copy in %s is not the file root kept", name, dir);
+                rc = -1;
+            }
+        }
+    if (dirfd >= 0)
+        close(dirfd);
+    return rc;
+}
+
+/* The copy's meta.json of key (root's file in root's cache), whole; NULL if
+ * none. */
+static json_object *read_meta(const struct target *t, const char *key, bool shared)
+{
+    char dir[PATH_MAX];
+    entry_dir(t, key, shared, dir, sizeof(dir));
+    int dirfd = safefile_open_dir(AT_FDCWD, dir);
+    char *text = dirfd >= 0 ? safefile_read_small(dirfd, "meta.json", 1 << 20) : NULL;
+    if (dirfd >= 0)
+        close(dirfd);
+    json_object *m = text ? json_tokener_parse(text) : NULL;
+    free(text);
+    if (m && !json_object_is_type(m, json_type_object)) {
+        json_object_put(m);
+        m = NULL;
+    }
+    return m;
 }
 
 int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_t whylen)
@@ -132,26 +235,54 @@ int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_
     if (server_facts(t, ps, why, whylen) < 0)
         return 1;
     prepared_key(j->cfg, ps->version, ps->page_size, ps->key);
-    char dir[PATH_MAX], meta[PATH_MAX];
-    entry_dir(t, ps->key, dir, sizeof(dir));
-    path_join(meta, sizeof(meta), dir, "meta.json");
-    json_object *m = json_object_from_file(meta), *v;
+    return prepared_lookup(t, j->cfg, ps, why, whylen);
+}
+
+int prepared_lookup(const struct target *t, const struct run_config *cfg, struct prepared_server *ps,
+                    char *why, size_t whylen)
+{
+    /* the shared cache holds root's copies only: one a guest made (an older
+     * vbed's), or whose files changed since, is not used; a guest may also
+     * take what a guest of this same vbed left (its private directory) */
+    json_object *m = read_meta(t, ps->key, true), *v;
+    ps->shared = true;
+    if (m && !(json_object_object_get_ex(m, "loaded_in", &v) && json_object_is_type(v, json_type_string) &&
+               strcmp(json_object_get_string(v), "host arm") == 0)) {
+        log_info("%s: the cached copy %.12s was made in a guest (an older vbed): not used", t->name,
+                 ps->key);
+        json_object_put(m);
+        m = NULL;
+    }
+    char dir[PATH_MAX];
+    entry_dir(t, ps->key, true, dir, sizeof(dir));
+    if (m && check_files(dir, m, cfg, why, whylen) < 0) {
+        log_warn("%s: the cached copy is not used: %s", t->name, why);
+        json_object_put(m);
+        m = NULL;
+    }
+    if (!m && t->own_kernel) {
+        m = read_meta(t, ps->key, false);
+        ps->shared = false;
+        entry_dir(t, ps->key, false, dir, sizeof(dir));
+        if (m && check_files(dir, m, cfg, why, whylen) < 0) {
+            json_object_put(m);
+            m = NULL;
+        }
+    }
     if (!m) {
         snprintf(why, whylen, "no copy of these tables yet (key %.12s)", ps->key);
         return 1;
     }
     double load_s = json_object_object_get_ex(m, "load_s", &v) ? json_object_get_double(v) : 0;
-    /* a copy without "loaded_in" is a guest's (vbed before the host arm's copies) */
-    snprintf(ps->from, sizeof(ps->from), "guest");
-    if (json_object_object_get_ex(m, "loaded_in", &v) && json_object_is_type(v, json_type_string) &&
-        strcmp(json_object_get_string(v), "host arm") == 0)
-        snprintf(ps->from, sizeof(ps->from), "host arm");
+    snprintf(ps->from, sizeof(ps->from), "%s", ps->shared ? "host arm" : "guest");
+    /* the uncompressed size a compression check takes from the copy: root's
+     * measurement only, never a guest's */
     ps->uncompressed = 0;
-    if (json_object_object_get_ex(m, UNCOMPRESSED, &v) && json_object_is_type(v, json_type_int) &&
-        json_object_get_int64(v) > 0)
+    if (ps->shared && json_object_object_get_ex(m, UNCOMPRESSED, &v) &&
+        json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
         ps->uncompressed = json_object_get_int64(v);
     json_object_put(m);
-    if (j->cfg->prepare == PREPARE_AUTO && !(load_s >= pays_from(ps->from))) {
+    if (cfg->prepare == PREPARE_AUTO && !(load_s >= pays_from(ps->from))) {
         snprintf(why, whylen, "they loaded in %.1f s in the %s, a copy pays from %.0f s there "
                  "(prepare = auto)", load_s, ps->from, pays_from(ps->from));
         return 1;
@@ -226,7 +357,8 @@ static void remove_stale(const char *prepared_dir)
     struct dirent *de;
     while ((de = readdir(d))) {
         long pid = 0;
-        if ((sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 && sscanf(de->d_name, ".tar-%ld-", &pid) != 1) ||
+        if ((sscanf(de->d_name, ".tmp-%ld-", &pid) != 1 && sscanf(de->d_name, ".tar-%ld-", &pid) != 1 &&
+             sscanf(de->d_name, PREPARED_PRIVATE_PREFIX "%ld", &pid) != 1) ||
             pid <= 1 || pid == (long)getpid())
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
@@ -387,7 +519,11 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
     const struct run_config *cfg = j->cfg;
     char db[640], dir[PATH_MAX];
     snprintf(db, sizeof(db), "%ssbtest/", ps->datadir);
-    entry_dir(t, ps->key, dir, sizeof(dir));
+    entry_dir(t, ps->key, ps->shared, dir, sizeof(dir));
+    if (!ps->shared && !t->own_kernel) {
+        snprintf(why, whylen, "a guest's copy is never imported by a host arm");
+        return -1;
+    }
     double t0 = monotime_s();
     if (target_can_import_tables(t)) {
         /* a host arm: its server's own user writes the files on this machine */
@@ -485,8 +621,30 @@ static int write_meta(const char *tmp, const struct run_config *cfg, const struc
     json_object_object_add(o, "loaded_in", json_object_new_string(loaded));
     if (f->uncompressed > 0)
         json_object_object_add(o, UNCOMPRESSED, json_object_new_int64(f->uncompressed));
+    /* what root kept: each file's bytes and SHA-256, checked before use */
+    json_object *files = json_object_new_object();
+    int dirfd = safefile_open_dir(AT_FDCWD, tmp);
+    int rc = dirfd >= 0 ? 0 : -1;
+    for (long long i = 1; rc == 0 && i <= cfg->tables; i++)
+        for (size_t e = 0; rc == 0 && both[e]; e++) {
+            char name[64], hex[65];
+            long long n = 0;
+            snprintf(name, sizeof(name), "sbtest%lld.%s", i, both[e]);
+            rc = file_digest(dirfd, name, file_max(cfg), hex, &n);
+            json_object *one = json_object_new_object();
+            json_object_object_add(one, "bytes", json_object_new_int64(n));
+            json_object_object_add(one, "sha256", json_object_new_string(rc == 0 ? hex : ""));
+            json_object_object_add(files, name, one);
+        }
+    if (dirfd >= 0)
+        close(dirfd);
+    json_object_object_add(o, "files", files);
+    if (rc < 0) {
+        json_object_put(o);
+        return -1;
+    }
     path_join(path, sizeof(path), tmp, "meta.json");
-    int rc = textfile_write_text(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+    rc = textfile_write_text(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
     json_object_put(o);
     return rc;
 }
@@ -551,16 +709,34 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
         }
         prepared_key(cfg, ps->version, ps->page_size, ps->key);
     }
-    entry_dir(t, ps->key, dir, sizeof(dir));
-    if (access(dir, F_OK) == 0)
-        return;
+    bool shared = makes_shared(t);
+    entry_dir(t, ps->key, shared, dir, sizeof(dir));
+    if (access(dir, F_OK) == 0) {
+        /* root's valid copy stays; anything else there (a guest's of an
+         * older vbed, files changed since) makes way for this one */
+        json_object *m = read_meta(t, ps->key, shared), *v;
+        bool valid = m && (!shared || (json_object_object_get_ex(m, "loaded_in", &v) &&
+                                       json_object_is_type(v, json_type_string) &&
+                                       !strcmp(json_object_get_string(v), "host arm"))) &&
+                     check_files(dir, m, cfg, why, sizeof(why)) == 0;
+        json_object_put(m);
+        if (valid)
+            return;
+        paths_remove_tree(dir);
+    }
     double t0 = monotime_s();
-    char tmp[PATH_MAX], name[96];
+    char tmp[PATH_MAX], name[96], base[PATH_MAX];
     double bytes = 0;
+    if (shared)
+        snprintf(base, sizeof(base), "%s", t->prepared_dir);
+    else
+        private_dir(t, base, sizeof(base));
     snprintf(name, sizeof(name), ".tmp-%ld-%s", (long)getpid(), t->name);
-    path_join(tmp, sizeof(tmp), t->prepared_dir, name);
-    paths_mkdirs(t->prepared_dir, 0700);
+    path_join(tmp, sizeof(tmp), base, name);
+    paths_mkdirs(base, 0700);
     remove_stale(t->prepared_dir);
+    if (!shared) /* a guest's figure goes with its copy to no one */
+        ps->uncompressed = 0;
     paths_remove_tree(tmp);
     int rc = mkdir(tmp, 0700) == 0 ? 0 : -1;
     if (rc == 0)
@@ -575,16 +751,28 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
     if (rc < 0)
         log_warn("%s: no copy of its tables kept for the guests (it could not be made)", t->name);
     else
-        log_info("%s: a copy of its tables kept for the guests: %.1f MB in %.1f s (key %.12s)",
-                 t->name, bytes / 1e6, monotime_s() - t0, ps->key);
+        log_info("%s: a copy of its tables kept for %s: %.1f MB in %.1f s (key %.12s)", t->name,
+                 shared ? "the guests" : "this run's later guests", bytes / 1e6, monotime_s() - t0,
+                 ps->key);
+}
+
+void prepared_forget_private(const char *prepared_dir)
+{
+    if (!prepared_dir[0])
+        return;
+    char dir[PATH_MAX], name[64];
+    snprintf(name, sizeof(name), PREPARED_PRIVATE_PREFIX "%ld", (long)getpid());
+    path_join(dir, sizeof(dir), prepared_dir, name);
+    paths_remove_tree(dir);
 }
 
 void prepared_note_uncompressed(struct wl_job *j, const struct prepared_server *ps, long long bytes)
 {
     char dir[PATH_MAX], meta[PATH_MAX], tmp[PATH_MAX], name[64];
-    if (!ps->key[0] || bytes <= 0 || ps->uncompressed > 0)
+    /* a shared entry takes root's own measurement only: a host arm's here */
+    if (!ps->key[0] || bytes <= 0 || ps->uncompressed > 0 || !ps->shared || !makes_shared(j->t))
         return;
-    entry_dir(j->t, ps->key, dir, sizeof(dir));
+    entry_dir(j->t, ps->key, true, dir, sizeof(dir));
     path_join(meta, sizeof(meta), dir, "meta.json");
     snprintf(name, sizeof(name), ".meta-%ld.json", (long)getpid());
     path_join(tmp, sizeof(tmp), dir, name);

@@ -75,6 +75,9 @@ struct prepared_server {
     char key[65];
     /* where the copy was loaded: "guest", "host arm"; "" not known */
     char from[16];
+    /* the copy is in the shared cache (root's, made on this machine by a
+     * server root runs), not in this vbed's private directory (a guest's) */
+    bool shared;
     /* the bytes sbtest1's rows took in an uncompressed table where the copy
      * was made (innodb.h's compression check; meta.json's
      * sbtest1_uncompressed_bytes): a copy's check needs no table copy of its
@@ -88,6 +91,14 @@ struct prepared_server {
  * PREPARED_PAYS_S, the server's version unknown). */
 int prepared_find(struct wl_job *j, struct prepared_server *ps, char *why, size_t whylen);
 
+/* prepared_find once the server's facts and the key are in ps: the copy
+ * in the shared cache that root made (loaded_in "host arm", every file's
+ * SHA-256 as recorded), else, for a guest, one in this vbed's private
+ * directory; 0 found (ps->shared, ps->from, ps->uncompressed -- root's
+ * measurement only -- set), 1 not (why). */
+int prepared_lookup(const struct target *t, const struct run_config *cfg, struct prepared_server *ps,
+                    char *why, size_t whylen);
+
 /* The copy prepared_find found (ps) into j's target, whose sbtest tables exist and are empty
  * (sysbench prepare with table_size 0 made them): their tablespaces
  * discarded, the files put in their place and imported. 0, or -1 with why
@@ -100,6 +111,12 @@ int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *wh
  * took less than PREPARED_PAYS_S). A copy that cannot be made is a
  * warning: the run goes on. */
 void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s);
+
+/* This vbed's private directory of guest-made copies (beside the shared
+ * cache: <prepared_dir>/PREPARED_PRIVATE_PREFIX<pid>) removed, at the end of
+ * a run; a dead vbed's goes when the next one saves a copy. */
+#define PREPARED_PRIVATE_PREFIX ".guests-"
+void prepared_forget_private(const char *prepared_dir);
 
 /* The copy ps names, made before vbed recorded sbtest1_uncompressed_bytes,
  * gains it (`bytes`, measured in j's target after the copy): the next

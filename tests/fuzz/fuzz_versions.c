@@ -2,7 +2,7 @@
  * (experiment/hostprepare.h): `mariadbd --version`'s line, and `sysbench
  * --version`'s against a package version (split at the first newline of
  * the input). */
-#include "experiment/hostprepare.h"
+#include "workloads/hostload.h"
 #include "fuzz.h"
 
 FUZZ_INITIALIZE_QUIET
@@ -11,11 +11,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
     char version[128];
-    hostprepare_mariadbd_version(text, version, sizeof(version));
+    hostload_mariadbd_version(text, version, sizeof(version));
     char *nl = strchr(text, '\n');
     if (nl) {
         *nl = '\0';
-        hostprepare_same_sysbench(text, nl + 1);
+        hostload_same_sysbench(text, nl + 1);
     }
     free(text);
     return 0;
