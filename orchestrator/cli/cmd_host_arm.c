@@ -97,6 +97,13 @@ static int arm_sql(const char *dir, int n, char **stmts)
     if (!h)
         return EXIT_FAILED;
     struct sql *s = sql_open_socket(h->socket, 30);
+    /* whatever answers in mysql's directory must be the arm's mariadbd */
+    if (s && h->pid > 0 && sql_peer_pid(s) != (long long)h->pid) {
+        log_error("The socket %s is answered by pid %lld, not by the arm's mariadbd %d: refused.",
+                  h->socket, sql_peer_pid(s), (int)h->pid);
+        sql_close(s);
+        s = NULL;
+    }
     hostarm_detach(h);
     if (!s)
         return EXIT_FAILED;

@@ -166,6 +166,16 @@ static int start_server(struct hostarm *h, const struct hostarm_limits *l, int d
         nanosleep(&ts, NULL);
     }
     h->sql = sql_open_socket(h->socket, 30);
+    /* the socket is in mysql's directory: whatever answers there must be
+     * the arm's own mariadbd, as the kernel says (SO_PEERCRED) */
+    long long peer = sql_peer_pid(h->sql);
+    if (h->sql && h->pid > 0 && peer != (long long)h->pid) {
+        log_error("The socket %s is answered by pid %lld, not by the host arm's mariadbd %d: "
+                  "refused.",
+                  h->socket, peer, (int)h->pid);
+        sql_close(h->sql);
+        h->sql = NULL;
+    }
     return h->sql ? 0 : -1;
 }
 

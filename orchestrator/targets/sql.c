@@ -174,6 +174,17 @@ struct sql *sql_open_socket(const char *socket_path, long timeout)
     }
 }
 
+long long sql_peer_pid(const struct sql *s)
+{
+    if (!s || !s->conn)
+        return -1;
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    int fd = mysql_get_socket(s->conn);
+    return fd >= 0 && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? (long long)cred.pid
+                                                                                 : -1;
+}
+
 static int run_socket(struct sql *s, const char *const stmts[], struct sql_result *out)
 {
     if (s->broken) {

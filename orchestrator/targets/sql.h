@@ -34,6 +34,10 @@ struct sql *sql_open_agent(virDomainPtr dom);
 /* arm_dir: the arm's directory on hs's host (hs not owned). */
 struct sql *sql_open_remote(struct hostside *hs, const char *arm_dir);
 void sql_close(struct sql *s);
+/* The pid of the process at the other end of a socket transport's
+ * connection (SO_PEERCRED: the kernel's word, not the server's); -1 for
+ * the other transports or when unknown. */
+long long sql_peer_pid(const struct sql *s);
 
 int sql_run(struct sql *s, const char *const stmts[], struct sql_result *out);
 /* One statement. */
