@@ -74,7 +74,9 @@ assert_host_arm_kept() { # R
 # rewrites FILE instead).
 check_golden() {
   printf '%s\n' "$2" > "$VBED_TEST_TMP/golden-out"
-  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
+  if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ] && { [ "${CI:-}" = 1 ] || [ "${VBED_TEST_NO_SKIP:-0}" = 1 ]; }; then
+    fail "VBED_UPDATE_GOLDEN=1 under CI: a rewritten golden file would pass anything"
+  elif [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ]; then
     cp "$VBED_TEST_TMP/golden-out" "$1"
   elif ! diff -u "$1" "$VBED_TEST_TMP/golden-out"; then
     fail "output differs from $1"
@@ -211,4 +213,55 @@ wait_file_bytes() {
     sleep 0.2
   done
   fail "$f held no bytes within $secs s"
+}
+
+# report_matches_samples RESULTS_DIR: `vbed report --format json` of
+# RESULTS_DIR against figures recomputed here from its samples.jsonl and
+# meta.json alone: per variant and arm, the number of counted runs, the
+# mean TPS (tps_arm over its runs), TPS per guest (that over the arm's
+# guests) and every ratio (per guest or aggregate, as its basis says), each
+# within 0.5 %. Prints what it compared; returns 1 on the first difference.
+report_matches_samples() {
+  local r=$1 json
+  json=$("$VBED" report --format json --no-html "$r") || { echo "vbed report failed on $r"; return 1; }
+  R=$r JSON=$json python3 - <<'PY'
+import json, os, sys
+r = os.environ["R"]
+rep = json.loads(os.environ["JSON"])
+meta = json.load(open(os.path.join(r, "meta.json")))
+samples = [json.loads(l) for l in open(os.path.join(r, "samples.jsonl")) if l.strip()]
+ok_runs = {run["run"] for run in meta.get("runs", []) if run.get("status") == "ok"}
+guests_of = {run["run"]: int(run.get("config", {}).get("guests", "1") or 1) for run in meta.get("runs", [])}
+near = lambda a, b: abs(a - b) <= 0.005 * max(abs(b), 1e-12)
+bad = 0
+for v in rep["variants"]:
+    idx = v["index"]
+    per = {}
+    for arm in v["arms"]:
+        vals = [(s["value"], s["labels"]["run"]) for s in samples
+                if s["metric"] == "tps_arm" and s["labels"].get("arm") == arm["name"]
+                and idx in s["labels"].get("variants", []) and s["labels"]["run"] in ok_runs]
+        if not vals:
+            continue
+        mean = sum(x for x, _ in vals) / len(vals)
+        g = guests_of[vals[0][1]]
+        per[arm["name"]] = (mean, mean / g)
+        checks = [("n", arm["tps"]["n"] == len(vals)), ("tps", near(arm["tps"]["mean"], mean)),
+                  ("tps_per_guest", near(arm["tps_per_guest"]["mean"], mean / g))]
+        print("variant %d, %s: %d runs, %.4g TPS, %.4g per guest (%d guests)" % (idx, arm["name"], len(vals), mean, mean / g, g))
+        for name, ok in checks:
+            if not ok:
+                print("  the report's %s differs: %s" % (name, json.dumps(arm.get(name.split("_per")[0] if name != "tps_per_guest" else name))))
+                bad += 1
+    for ratio in v.get("ratios", []):
+        a, b = ratio["name"].split("/")
+        if a not in per or b not in per:
+            continue
+        k = 1 if ratio["basis"] == "per_guest" else 0
+        want = per[a][k] / per[b][k]
+        print("variant %d, %s (%s): %.4g, report %.4g" % (idx, ratio["name"], ratio["basis"], want, ratio["value"]))
+        if not near(ratio["value"], want):
+            bad += 1
+sys.exit(1 if bad else 0)
+PY
 }

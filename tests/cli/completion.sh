@@ -70,7 +70,8 @@ has() { # LINE WORD...: the completions of LINE include every WORD
 
 commands=$("$VBED" --help | awk '/^Commands:/{on=1; next} /^$/{on=0} on {print $1}')
 modes=plain
-if [ -f "$bc" ]; then modes="plain bash-completion"; else echo "note: bash-completion is not installed; only the plain mode is checked"; fi
+[ -f "$bc" ] || skip "bash-completion is not installed (make deps): its mode of the completion cannot be checked"
+modes="plain bash-completion"
 for mode in $modes; do
   expect "vbed " $commands
   expect "vbed l" list

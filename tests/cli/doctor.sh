@@ -22,8 +22,10 @@ expect_rc 2 "$VBED" doctor extra-arg
 # host arm could not run
 expect_rc 1 "$VBED" -c test:///default doctor
 line=$(echo "$out" | grep "cgroups")
-if [ "$(id -u)" -eq 0 ] && { [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ] ||
-     grep -qw cpuset /sys/fs/cgroup/cgroup.controllers 2>/dev/null; }; then
+[ "$(id -u)" -eq 0 ] && { [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ] ||
+     grep -qw cpuset /sys/fs/cgroup/cgroup.controllers 2>/dev/null; } ||
+  skip "needs root and the memory and cpuset cgroup controllers (scripts/start-daemons.sh mounts them): doctor's confinement check cannot be tried"
+if true; then
   contains "$line" "ok    cgroups      cgroup v" || fail "root with cgroups, yet: $line"
   contains "$line" "a test process was confined to CPU 0" || fail "confinement not checked: $line"
   ls /sys/fs/cgroup/memory /sys/fs/cgroup 2>/dev/null | grep -q vbed-doctor && fail "doctor left its cgroup"
@@ -36,7 +38,8 @@ contains "$out" "FAIL  cgroups      no cgroup with memory and cpuset controllers
 contains "$out" "fix: run vbed as root on a host with the memory and cpuset cgroup" || fail "no fix for cgroups"
 # files that look like cgroup v1 but confine nothing (a plain directory):
 # the membership check after start must catch it
-if [ "$(nproc)" -gt 1 ]; then
+[ "$(nproc)" -gt 1 ] || skip "one CPU: an unconfined process cannot be told from a confined one"
+if true; then
   fake=$VBED_TEST_TMP/fakecg
   mkdir -p "$fake/memory" "$fake/cpuset"
   echo 0 >"$fake/memory/memory.limit_in_bytes"; echo 0 >"$fake/cpuset/cpuset.cpus"; echo 0 >"$fake/cpuset/cpuset.mems"

@@ -24,7 +24,8 @@ expect_rc 0 "$bin" help keys
 man1=$dest/opt/vbed/share/man/man1/vbed.1
 [ -f "$man1" ] || fail "no man page at $man1"
 "$bin" help man | cmp -s - "$man1" || fail "the installed man page is not what the installed vbed generates"
-if command -v man >/dev/null 2>&1; then
+command -v man >/dev/null 2>&1 || skip "no man (make deps installs man-db): the installed page cannot be rendered"
+if true; then
   MANWIDTH=80 MANPAGER=cat man --warnings=w -l "$man1" > "$VBED_TEST_TMP/man.txt" 2>"$VBED_TEST_TMP/man.err" ||
     fail "man -l failed on the installed page"
   [ ! -s "$VBED_TEST_TMP/man.err" ] || { cat "$VBED_TEST_TMP/man.err" >&2; fail "man -l warns"; }

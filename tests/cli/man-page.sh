@@ -74,7 +74,8 @@ render "$VBED_TEST_TMP/broken.1"
 [ "$(missing_keys)" = buffer_pool ] || fail "the key check did not notice buffer_pool missing from a page"
 
 # man(1) renders it as installed (man-db), without warnings
-if command -v man >/dev/null 2>&1; then
+command -v man >/dev/null 2>&1 || skip "no man (make deps installs man-db): the page cannot be rendered as installed"
+if true; then
   MANWIDTH=80 MANPAGER=cat man --warnings=w -l "$page" >/dev/null 2>"$VBED_TEST_TMP/man.err" || fail "man -l failed"
   [ ! -s "$VBED_TEST_TMP/man.err" ] || { cat "$VBED_TEST_TMP/man.err" >&2; fail "man -l warns"; }
 fi

@@ -67,7 +67,10 @@ static inline void golden_check(const char *rel, const char *actual)
 {
     char path[PATH_MAX];
     test_data_path(path, sizeof(path), rel);
-    const char *update = getenv("VBED_UPDATE_GOLDEN");
+    const char *update = getenv("VBED_UPDATE_GOLDEN"), *ci = getenv("CI"),
+               *no_skip = getenv("VBED_TEST_NO_SKIP");
+    if (update && *update == '1' && ((ci && !strcmp(ci, "1")) || (no_skip && !strcmp(no_skip, "1"))))
+        fail_msg("VBED_UPDATE_GOLDEN=1 under CI: a rewritten golden file would pass anything");
     if (update && *update == '1') {
         char dir[PATH_MAX];
         snprintf(dir, sizeof(dir), "%s", path);
