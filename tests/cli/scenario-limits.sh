@@ -19,11 +19,11 @@ grep -q '^  100000  threads=10 table_size=10000 tables=10 duration=100s warmup=9
 echo "100000 variants planned in $((SECONDS - start)) s"
 
 expect_rc 2 "$VBED" run --dry-run tests/data/bad/too-many-variants.ini
-contains "$err" "too-many-variants.ini:9: disk_cache: with this list the scenario has at least 200000 variants, more than the 100000 vbed accepts" ||
+contains "$err" "too-many-variants.ini:10: disk_cache: with this list the scenario has at least 200000 variants, more than the 100000 vbed accepts" ||
   fail "cap message"
 
 expect_rc 2 "$VBED" run --dry-run tests/data/bad/line-too-long.ini
-contains "$err" "line-too-long.ini:4: line longer than 4095 characters" || fail "long line message"
+contains "$err" "line-too-long.ini:5: line longer than 4095 characters" || fail "long line message"
 
 # a line of exactly 4095 characters is still read whole
 { printf '[global]\nworkload = oltp_read_only\n[guest]\narm = guest\n; '

@@ -14,3 +14,22 @@ for v in 1 2 3; do
   contains "$out" "Variant $v: workload=" || fail "variant $v missing"
 done
 echo "$out" | grep -Eq '^  host +host +- +1 +[0-9]+\.[0-9]+ ' || fail "no MB/s row for the host arm"
+# the numbers, apart from the golden files: each variant's MB/s is the mean
+# of the samples' mbps_arm over its runs
+need_prog python3
+expect_rc 0 "$VBED" report --format json --no-html "$res"
+J=$out S=$res/samples.jsonl python3 - <<'PY' || fail "the report's MB/s are not the samples'"
+import json, os, sys
+rep = json.loads(os.environ["J"])
+samples = [json.loads(l) for l in open(os.environ["S"]) if l.strip()]
+bad = 0
+for v in rep["variants"]:
+    for arm in v["arms"]:
+        vals = [s["value"] for s in samples if s["metric"] == "mbps_arm" and s["labels"].get("arm") == arm["name"]
+                and v["index"] in s["labels"].get("variants", [])]
+        fig = arm.get("tps") or {}
+        mean = sum(vals) / len(vals)
+        print("variant %d, %s: %d runs, %.4g MB/s; report %s" % (v["index"], arm["name"], len(vals), mean, fig.get("mean")))
+        bad += not (vals and fig.get("n") == len(vals) and abs(fig["mean"] - mean) <= 0.005 * mean)
+sys.exit(1 if bad else 0)
+PY

@@ -14,3 +14,7 @@ done
 contains "$out" "Ratios of mean TPS: guest/host " || fail "no Guest/Host ratio"
 contains "$out" "tuned/guest " || fail "no tuned/Guest ratio"
 [ "$(wc -l < "$res/summary.csv")" -eq 4 ] || fail "summary.csv: expected a header and 3 rows"
+# the numbers, apart from the golden files: the report's TPS, TPS per guest
+# and ratios recomputed from samples.jsonl and meta.json
+need_prog python3
+report_matches_samples "$res" || fail "the report's figures are not the samples'"
