@@ -47,10 +47,22 @@ static int drop_caches(struct experiment *e, struct wl_run *r)
     for (size_t i = 0; i < e->n; i++) {
         if (!measure_first_of_host(e->t, i) || !e->t[i].hs)
             continue;
+        /* the host's page cache before and after, as samples: that the drop
+         * dropped something is a figure, not a belief */
+        long long total, before = -1, after = -1, dirty;
+        if (hostside_meminfo(e->t[i].hs, &total, &before, &dirty) < 0)
+            before = -1;
         /* a host without a shell transport says so itself, and is no failure */
         if (hostside_drop_caches(e->t[i].hs) == -1)
             return wl_run_fail(r, "cannot drop the page cache of host %s",
                                e->t[i].host_label[0] ? e->t[i].host_label : "here");
+        if (before >= 0 && hostside_meminfo(e->t[i].hs, &total, &after, &dirty) == 0) {
+            bool named = e->t[i].host_label[0];
+            samples_add(e->samples, "host_cached_before_drop_bytes", (double)before, "bytes", 0,
+                        "/proc/meminfo", 0, named ? measure_host_label(&e->t[i], NULL) : NULL);
+            samples_add(e->samples, "host_cached_after_drop_bytes", (double)after, "bytes", 0,
+                        "/proc/meminfo", 0, named ? measure_host_label(&e->t[i], NULL) : NULL);
+        }
     }
     return 0;
 }

@@ -226,6 +226,13 @@ static void record_ready(struct guest_run *gr)
         json_object *js = json_object_new_object();
         json_object_object_add(js, "start", json_object_new_string(how));
         json_object_object_add(js, "ready_s", json_object_new_double(g->t_ready));
+        /* when, on the clock: the guests of a run start at once, and this
+         * shows whether they did (their start-to-ready spans overlap) */
+        struct timespec wall;
+        clock_gettime(CLOCK_REALTIME, &wall);
+        double started = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9 - (monotime_s() - g->t_start);
+        json_object_object_add(js, "started_at", json_object_new_double(started));
+        json_object_object_add(js, "ready_at", json_object_new_double(started + g->t_ready));
         if (g->restored) {
             samples_add(r->samples, "restore_s", g->t_restore, "s", g->n, NULL, 0, NULL);
             json_object_object_add(js, "restore_s", json_object_new_double(g->t_restore));

@@ -1,7 +1,19 @@
-# scaling.sh: guests = 1, 2 for real: two variants, one guest alone and two
-# together; the report shows the scaling table (aggregate and per-guest TPS
-# against N, consolidation efficiency = TPS(2) / (2 x TPS(1))) and its plot,
-# with figures that agree with the samples; nothing is left.
+# scaling.sh: guests = 1, 2 for real (tests/data/scenarios/scaling.ini:
+# restored guests, the default): one guest alone, then two together.
+#   restore: both guests of the 2-guest run were restored from the saved
+#   ready guest under their own names (meta.json's guest_start, the
+#   boot_to_ready_s samples labelled start=restored, a restore_s each, their
+#   domain.xml and console logs), `vbed image list` shows the saved guest,
+#   and MariaDB answered in each (its version);
+#   at once: their start-to-ready spans overlap (guest_start's started_at and
+#   ready_at), and their measure phases started within a second;
+#   drop_caches: the host's page cache after the drop is smaller than before
+#   (host_cached_*_drop_bytes), in every run;
+#   scaling: one tps_arm per variant and one tps per guest (1, then 2), the
+#   aggregate the sum of its guests' TPS (0.5 %), the consolidation
+#   efficiency TPS(2) / (2 x TPS(1)) within (0, 1.2] -- two guests on two
+#   host CPUs cannot more than double one's -- and the report's scaling table
+#   and plot say the same; nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -11,11 +23,57 @@ res=$VBED_TEST_TMP/res
 expect_rc 0 "$VBED" run --id e2escl -o "$res" tests/data/scenarios/scaling.ini
 assert_nothing_left e2escl
 r=$(latest_results "$res")
-t1=$(jq -r 'select(.metric == "tps_arm" and .labels.variants == [1]) | .value' "$r/samples.jsonl")
-t2=$(jq -r 'select(.metric == "tps_arm" and .labels.variants == [2]) | .value' "$r/samples.jsonl")
-awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a > 0 && b > 0) }' || fail "TPS: 1 guest '$t1', 2 guests '$t2'"
+s=$r/samples.jsonl
+m=$r/meta.json
+
+# restored, under their own names, and ready
+jq -e '[.runs[1].guest_start[].start] == ["restored", "restored"]' "$m" >/dev/null ||
+  fail "the 2-guest run's guests were not both restored: $(jq -c .runs[1].guest_start "$m")"
+[ "$(jq -r 'select(.metric == "boot_to_ready_s" and .labels.variants == [2] and .labels.start == "restored") | .value' "$s" | wc -l)" -eq 2 ] ||
+  fail "boot_to_ready_s is not labelled start=restored for both guests"
+for g in 1 2; do
+  v=$(jq -r --argjson g $g 'select(.metric == "restore_s" and .labels.variants == [2] and .labels.guest == $g) | .value' "$s")
+  awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/ && v > 0) }' || fail "guest $g: restore_s is '$v'"
+  grep -q "<name>vbed-e2escl-002-guest-$g</name>" "$r/runs/002-guest/guest-$g/domain.xml" ||
+    fail "guest $g: the run's domain name is not its own"
+  [ -s "$r/runs/002-guest/guest-$g/console.log" ] || fail "guest $g: no console log (vbed-setup writes to it)"
+  contains "$err" "vbed-e2escl-002-guest-$g: ready: MariaDB 10.11" || fail "guest $g: MariaDB did not answer with its version"
+done
+expect_rc 0 "$VBED" image list
+contains "$out" "+ saved ready guest" || fail "vbed image list does not show the saved ready guest"
+
+# at once
+jq -e '.runs[1].guest_start | (map(.started_at) | max) < (map(.ready_at) | min)' "$m" >/dev/null ||
+  fail "the two guests did not start at once: $(jq -c '.runs[1].guest_start | map({started_at, ready_at})' "$m")"
+skew=$(jq -r 'select(.metric == "measure_start_skew_s" and .labels.variants == [2]) | .value' "$s")
+awk -v v="$skew" 'BEGIN { exit !(v ~ /^[0-9.e-]+$/ && v < 1) }' || fail "the guests' measure phases started $skew s apart"
+echo "two guests: start-to-ready spans overlap; measure start skew $skew s"
+
+# drop_caches dropped something, in every run
+n_drop=0
+while read -r before after; do
+  n_drop=$((n_drop + 1))
+  awk -v b="$before" -v a="$after" 'BEGIN { exit !(a < b) }' || fail "the host's page cache was $before bytes before drop_caches and $after after"
+done < <(jq -rs '[.[] | select(.metric == "host_cached_before_drop_bytes" or .metric == "host_cached_after_drop_bytes")] |
+              group_by(.labels.run)[] | [(.[] | select(.metric == "host_cached_before_drop_bytes") | .value),
+              (.[] | select(.metric == "host_cached_after_drop_bytes") | .value)] | @tsv' "$s")
+[ "$n_drop" -eq 2 ] || fail "drop_caches recorded in $n_drop runs, expected 2"
+
+# scaling, from the samples
+[ "$(jq -r 'select(.metric == "tps_arm") | .value' "$s" | wc -l)" -eq 2 ] || fail "not one tps_arm per variant"
+for v in 1 2; do
+  [ "$(jq -r --argjson v $v 'select(.metric == "tps" and .labels.variants == [$v]) | .value' "$s" | wc -l)" -eq $v ] ||
+    fail "variant $v: not $v per-guest TPS samples"
+  arm=$(jq -r --argjson v $v 'select(.metric == "tps_arm" and .labels.variants == [$v]) | .value' "$s")
+  sum=$(jq -rs --argjson v $v '[.[] | select(.metric == "tps" and .labels.variants == [$v]) | .value] | add' "$s")
+  awk -v a="$arm" -v s="$sum" 'BEGIN { d = a - s; if (d < 0) d = -d; exit !(a > 0 && d <= 0.005 * a) }' ||
+    fail "variant $v: tps_arm $arm is not the sum of its guests' TPS ($sum)"
+done
+t1=$(jq -r 'select(.metric == "tps_arm" and .labels.variants == [1]) | .value' "$s")
+t2=$(jq -r 'select(.metric == "tps_arm" and .labels.variants == [2]) | .value' "$s")
 eff=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b / (2 * a) }')
 echo "1 guest: $t1 tx/s; 2 guests: $t2 tx/s; efficiency $eff"
+awk -v e="$eff" 'BEGIN { exit !(e > 0 && e <= 1.2) }' || fail "consolidation efficiency $eff is outside (0, 1.2]"
 
 expect_rc 0 "$VBED" report "$r"
 contains "$out" "Scaling with the number of guests" || fail "no scaling table"
