@@ -13,6 +13,12 @@
 # guest's allocations agree within 5 % (two filesystems). IMPORT TABLESPACE
 # rewrites every page and leaves fewer blocks than the loading server did
 # (ratio 5.6 against 3.8 here): printed, the server's doing; nothing is left.
+# And ps_cost (the same run): after its measure phase each target switches
+# performance_schema's instruments off and on in 4 pairs of 3 s slices:
+# in each pair the off slice counted none of sysbench's statements (the
+# switch took) and the on slice hundreds, the on/off TPS ratio lies in
+# (0.6, 1.4) -- the instruments cost a few % -- and the report's ratio per
+# arm (text and JSON) is the mean of that arm's samples (0.5 %).
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -51,3 +57,27 @@ awk -v h="$ha" -v g="$ga" 'BEGIN { d = h - g; if (d < 0) d = -d; exit !(h > 0 &&
 for a in host guest; do
   awk -v v="$(one $a tps_arm)" 'BEGIN { exit !(v > 0) }' || fail "$a: no TPS"
 done
+
+# ps_cost
+for arm in host guest; do
+  n() { jq -r --arg a "$arm" --arg m "$1" "select(.metric == \$m and .labels.arm == \$a and ($2)) | .value" "$s" | grep -c .; }
+  [ "$(n ps_on_off_ratio '.value > 0.6 and .value < 1.4')" -eq 4 ] ||
+    fail "arm $arm: not 4 pairs with an on/off ratio in (0.6, 1.4): $(jq -r --arg a "$arm" 'select(.metric == "ps_on_off_ratio" and .labels.arm == $a) | .value' "$s" | tr '\n' ' ')"
+  [ "$(n ps_off_statements '.value >= 0 and .value <= 10')" -eq 4 ] ||
+    fail "arm $arm: an off slice counted statements (the instruments were not off)"
+  [ "$(n ps_on_statements '.value > 100')" -eq 4 ] || fail "arm $arm: an on slice counted no statements"
+  [ "$(n ps_on_tps '.value > 0')" -eq 4 ] && [ "$(n ps_off_tps '.value > 0')" -eq 4 ] || fail "arm $arm: a slice without TPS"
+  echo "arm $arm: on/off $(jq -r --arg a "$arm" 'select(.metric == "ps_on_off_ratio" and .labels.arm == $a) | .value' "$s" | tr '\n' ' ')"
+done
+json=$VBED_TEST_TMP/report.json
+"$VBED" report --format=json --no-html "$r" >"$json" || fail "vbed report --format=json failed"
+jq -e '[.variants[0].arms[] | .ps_instruments_on_off.pairs] == [4, 4]' "$json" >/dev/null ||
+  fail "the report's JSON does not give both arms 4 pairs"
+for arm in host guest; do
+  mean=$(jq -rs --arg a "$arm" '[.[] | select(.metric == "ps_on_off_ratio" and .labels.arm == $a) | .value] | add / length' "$s")
+  rep=$(jq -r --arg a "$arm" '.variants[0].arms[] | select(.name == $a) | .ps_instruments_on_off.mean' "$json")
+  awk -v m="$mean" -v r="$rep" 'BEGIN { d = m - r; if (d < 0) d = -d; exit !(m > 0 && d <= 0.005 * m) }' ||
+    fail "arm $arm: the report's on/off ratio $rep is not its samples' mean $mean"
+done
+"$VBED" report --no-html "$r" | grep -q "performance_schema's instruments .*host [0-9.]* +- [0-9.]* (4 pairs.*guest [0-9.]* +- [0-9.]* (4 pairs" ||
+  fail "the text report does not state both arms' on/off ratio"

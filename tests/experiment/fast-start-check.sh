@@ -4,12 +4,11 @@
 # shuffled): every run of the cold arm booted and loaded its tables, every
 # run of the restored arm was restored (meta.json) and all its runs but
 # perhaps the first copied theirs (prepare_s samples), the two arms' TPS
-# agree within their 95 % confidence intervals, and so do their InnoDB
-# buffer-pool read requests per transaction, within 1 % more (the same
-# queries reached the same server; see below); the restored guests were
-# ready sooner (boot_to_ready_s plus restore_s below the cold boot's, per
-# the samples -- a figure, not a timing assertion: it is printed, and the
-# check is that each arm's samples say how it started).
+# agree (Welch's 95 % CI of their difference holds 0), and so do their
+# InnoDB buffer-pool read requests per transaction, within 1 % more (the
+# same queries reached the same server; see below); and the restored
+# guests were ready in under half a boot's time (boot_to_ready_s plus
+# restore_s against the cold boot's: 9-11 s against 60-80 s here).
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -32,35 +31,57 @@ prep() { jq -r --arg a "$1" --arg p "$2" 'select(.metric == "prepare_s" and .lab
 for arm in cold restored; do
   echo "$arm: tables in $(jq -r --arg a "$arm" 'select(.metric == "prepare_s" and .labels.arm == $a) | "\(.value | . * 10 | round / 10) s (\(.labels.prepare))"' "$s" | tr '\n' ' ')"
 done
-# mean, and half-width of the 95 % CI (t for 2 degrees of freedom), of a
-# metric over the arm's runs
-stat() { # ARM METRIC
-  jq -r --arg a "$1" --arg m "$2" 'select(.metric == $m and .labels.arm == $a) | .value' "$s" |
-    awk '{ x[NR] = $1; s += $1 } END { if (NR < 3) exit 1; m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
-           printf "%.6g %.6g\n", m, 4.303 * sqrt(v / (NR - 1) / NR) }'
-}
+# Welch's 95 % CI of the difference between the arms' runs: the two agree
+# when it holds 0, give or take ALLOWANCE x the cold arm's mean (the sum of
+# the two arms' half-widths, as before, is looser by up to a factor 1.4)
+values() { jq -r --arg a "$1" --arg m "$2" 'select(.metric == $m and .labels.arm == $a) | .value' "$s" | tr '\n' ' '; }
 per_tx() { # ARM: bp_read_requests / transactions of each run
   jq -r --arg a "$1" 'select((.metric == "bp_read_requests" or .metric == "transactions") and .labels.arm == $a) |
          "\(.labels.run) \(.metric) \(.value)"' "$s" |
-    awk '{ v[$1, $2] = $3; runs[$1] = 1 } END { for (r in runs) if (v[r, "transactions"] > 0) print v[r, "bp_read_requests"] / v[r, "transactions"] }'
+    awk '{ v[$1, $2] = $3; runs[$1] = 1 } END { for (r in runs) if (v[r, "transactions"] > 0) print v[r, "bp_read_requests"] / v[r, "transactions"] }' | tr '\n' ' '
 }
-agree() { # NAME "MEAN HALF" "MEAN HALF" [RELATIVE ALLOWANCE]
-  echo "$2 $3" | awk -v n="$1" -v rel="${4:-0}" '{ d = $1 - $3; if (d < 0) d = -d
-    printf "%s: cold %.4g +- %.3g, restored %.4g +- %.3g (%+.1f %%)\n", n, $1, $2, $3, $4, 100 * ($3 - $1) / $1
-    exit !(d <= $2 + $4 + rel * $1) }'
+agree() { # NAME "COLD VALUES" "RESTORED VALUES" [ALLOWANCE]
+  NAME=$1 C=$2 W=$3 ALLOW=${4:-0} python3 - <<'PY'
+import math, os, sys
+c = [float(x) for x in os.environ["C"].split()]
+w = [float(x) for x in os.environ["W"].split()]
+if len(c) < 3 or len(w) < 3:
+    print("%s: fewer than three runs an arm" % os.environ["NAME"]); sys.exit(1)
+mean = lambda v: sum(v) / len(v)
+var = lambda v: sum((x - mean(v)) ** 2 for x in v) / (len(v) - 1)
+vc, vw = var(c) / len(c), var(w) / len(w)
+df = (vc + vw) ** 2 / ((vc ** 2 / (len(c) - 1) if vc else 0) + (vw ** 2 / (len(w) - 1) if vw else 0) or 1e-300)
+# t(0.975, df) by bisection on the t CDF (Simpson's rule on the density)
+dens = lambda x: math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) * (1 + x * x / df) ** (-(df + 1) / 2)
+def cdf(t, n=2000):
+    h = t / n
+    return 0.5 + (sum(dens(i * h) * (4 if i % 2 else 2) for i in range(1, n)) + dens(0) + dens(t)) * h / 3
+lo, hi = 0.0, 60.0
+for _ in range(60):
+    mid = (lo + hi) / 2
+    lo, hi = (mid, hi) if cdf(mid) < 0.975 else (lo, mid)
+half = lo * math.sqrt(vc + vw)
+d = mean(w) - mean(c)
+allow = float(os.environ["ALLOW"]) * abs(mean(c))
+print("%s: cold %.4g, restored %.4g (%+.1f %%); 95 %% CI of the difference %+.4g +- %.3g (df %.1f)%s"
+      % (os.environ["NAME"], mean(c), mean(w), 100 * d / mean(c), d, half, df, " + %.3g allowed" % allow if allow else ""))
+sys.exit(0 if abs(d) <= half + allow else 1)
+PY
 }
-c=$(stat cold tps_arm) && w=$(stat restored tps_arm) || fail "fewer than three TPS per arm"
-agree "TPS" "$c" "$w" || fail "TPS of the restored guests differs from the booted ones beyond their CIs"
-pc=$(per_tx cold | awk '{ x[NR] = $1; s += $1 } END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2; printf "%.6g %.6g\n", m, 4.303 * sqrt(v / (NR - 1) / NR) }')
-pw=$(per_tx restored | awk '{ x[NR] = $1; s += $1 } END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2; printf "%.6g %.6g\n", m, 4.303 * sqrt(v / (NR - 1) / NR) }')
-# Within 1 % of the cold arm's figure beyond the CIs: the arms agreed
+agree "TPS" "$(values cold tps_arm)" "$(values restored tps_arm)" ||
+  fail "TPS of the restored guests differs from the booted ones beyond the CI of their difference"
+# Within 1 % of the cold arm's figure beyond the CI: the arms agreed
 # within 0.4 % here once both had warmed up 20 s; without a warm-up the
 # booted guests measured the tail of their load, 3.9 % more requests per
 # transaction (tests/data/scenarios/fast-start-tiny.ini), and a server that
 # did other work (another workload, a plan on the wrong index) fails too.
-agree "buffer-pool read requests per transaction" "$pc" "$pw" 0.01 ||
+agree "buffer-pool read requests per transaction" "$(per_tx cold)" "$(per_tx restored)" 0.01 ||
   fail "the restored guests' server did other work per transaction"
-for arm in cold restored; do
-  echo "$arm: ready after $(jq -r --arg a "$arm" 'select(.metric == "boot_to_ready_s" and .labels.arm == $a) | .value' "$s" | tr '\n' ' ')s" \
-    "(restore $(jq -r --arg a "$arm" 'select(.metric == "restore_s" and .labels.arm == $a) | .value' "$s" | tr '\n' ' '))"
-done
+# and the point of a fast start: ready in well under half a boot's time
+# (restore_s included: copying the saved root disk, the restore, the plug)
+cold_ready=$(jq -rs '[.[] | select(.metric == "boot_to_ready_s" and .labels.arm == "cold") | .value] | add / length' "$s")
+fast_ready=$(jq -rs '([.[] | select(.metric == "boot_to_ready_s" and .labels.arm == "restored") | .value] | add / length) +
+                     ([.[] | select(.metric == "restore_s" and .labels.arm == "restored") | .value] | add / length)' "$s")
+echo "ready after: booted $cold_ready s, restored $fast_ready s (restore included), means over 3 runs"
+awk -v c="$cold_ready" -v f="$fast_ready" 'BEGIN { exit !(c > 0 && f > 0 && f < 0.5 * c) }' ||
+  fail "restored guests were ready after $fast_ready s against a boot's $cold_ready s: not under half"
