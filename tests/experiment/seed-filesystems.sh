@@ -16,7 +16,8 @@ need_libvirt
 need_prog jq
 
 sc=$VBED_TEST_TMP/fs.ini
-miniature scenarios/filesystems.ini "$sc" 11 \
+miniature scenarios/filesystems.ini "$sc" 12 \
+  -e 's/^\[global\]$/[global]\npost_probes  = no/' \
   -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
   -e 's/^threads *=.*/threads      = 1/' -e 's/^warmup *=.*/warmup       = 5s/' \
   -e 's/^duration *=.*/duration     = 10s/' -e 's/^repeats *=.*/repeats      = 1/' \

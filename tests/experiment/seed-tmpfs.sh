@@ -21,7 +21,8 @@ need_libvirt
 need_prog jq
 
 sc=$VBED_TEST_TMP/tmpfs.ini
-miniature scenarios/tmpfs-datadir.ini "$sc" 10 \
+miniature scenarios/tmpfs-datadir.ini "$sc" 11 \
+  -e 's/^\[global\]$/[global]\npost_probes  = no/' \
   -e 's/^tables *=.*/tables       = 1/' -e 's/^table_size *=.*/table_size   = 40000/' \
   -e 's/^threads *=.*/threads      = 1/' -e 's/^warmup *=.*/warmup       = 10s/' \
   -e 's/^duration *=.*/duration     = 15s/' -e 's/^repeats *=.*/repeats      = 1/' \

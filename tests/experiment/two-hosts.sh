@@ -53,6 +53,7 @@ table_size  = 1000
 duration    = 10s
 warmup      = 0s
 order       = fixed
+post_probes = no
 ; the KVM probe is tested elsewhere; here it would boot once more per run
 virt_type   = qemu
 
@@ -192,6 +193,7 @@ tables      = 1
 table_size  = 1000
 duration    = 60s
 warmup      = 0s
+post_probes = no
 virt_type   = qemu
 
 [both]
@@ -231,6 +233,7 @@ tables      = 1
 table_size  = 1000
 duration    = 5m
 warmup      = 0s
+post_probes = no
 
 [bare]
 arm = host
