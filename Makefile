@@ -2,8 +2,9 @@
 #
 #   make              build ./vbed
 #   make deps         install every Debian package vbed needs (root)
-#   make test         build and run all tests: unit (with libvirt's test driver), cli,
-#                     report, image, guests and experiment (real guests: ~20 min under TCG)
+#   make test         build and run all tests: unit (with libvirt's test driver), cli and
+#                     report under ASan + UBSan, then image, guests and experiment (real
+#                     guests: ~20 min under TCG)
 #   make check        the fast tests only (unit, cli, report), after make layers
 #   make layers       orchestrator/'s layers: no include or call upward, no cycle
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
@@ -89,10 +90,12 @@ test-bins: $(BUILD)/vbed $(TEST_BINS)
 deps:
 	bash scripts/install-deps.sh
 
-# all suites; .ci/run runs this with VBED_TEST_NO_SKIP=1
-test: vbed test-bins
+# all suites; .ci/run runs this with VBED_TEST_NO_SKIP=1: the fast ones
+# (unit, cli, report) under AddressSanitizer + UBSan (make check-asan),
+# the ones with real guests (image, guests, experiment) with the plain build
+test: vbed test-bins check-asan
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
-		bash tests/run-tests.sh unit cli report image guests experiment
+		bash tests/run-tests.sh image guests experiment
 
 # the seeds' studies in miniature alone (tests/experiment/seed-*.sh: seed 000's
 # buffer-pool sweep, 001's filesystems x profiles, 002's tmpfs datadir); they
