@@ -25,7 +25,7 @@
 static const char *const whens[] = {"before", "after", NULL};
 static const char *const fits_set[] = {"buffer_pool", "guest_page_cache", "host_page_cache",
                                        "none", NULL};
-static const char *const basis_set[] = {"estimate", "on_disk", NULL};
+static const char *const basis_set[] = {"estimate", "on_disk", "pool_frames", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
 static const char *const modes[] = {"auto", "fixed", NULL};
 static const char *const layers[] = {"workload", "innodb", "guest", "hypervisor", "host", NULL};

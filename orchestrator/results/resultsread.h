@@ -40,7 +40,8 @@ struct results_sample {
     char *when;           /* labels.when: "before", "after" or "" */
     char *accel;          /* labels.accel: "kvm", "tcg", "none" or "" */
     char *fits;           /* labels.fits: "buffer_pool", "guest_page_cache", "host_page_cache", "none" or "" */
-    char *basis;          /* labels.basis: "estimate", "on_disk" or "" */
+    char *basis;          /* labels.basis: "estimate", "on_disk" (older results: file
+                             sizes), "pool_frames" (pages in use as 16 KiB frames) or "" */
     char *steady;         /* labels.steady: "yes", "no" or "" */
     char *mode;           /* labels.mode: "auto", "fixed" or "" */
     char *layer;          /* labels.layer: "workload", "innodb", "guest", "hypervisor", "host" or "" */

@@ -118,7 +118,7 @@ void ws_describe_pool(const struct run_config *cfg, int kind, long long data_byt
     human(ws_buffer_pool(cfg), bp, sizeof(bp));
     human(kind == ARM_HOST && cfg->host_match == HOST_MATCH_NONE ? host_memory : cfg->memory, mem,
           sizeof(mem));
-    const char *basis = estimate ? "estimated" : "on disk";
+    const char *basis = estimate ? "estimated" : "pages in use";
     switch (ws_classify(cfg, kind, data_bytes, host_memory)) {
     case WS_BUFFER_POOL:
         if (pool_auto)

@@ -145,84 +145,178 @@ static long long bytes_cell(const struct sql_result *r, size_t row, size_t col)
     return isfinite(v) && v >= 0 && v < 0x1p62 ? (long long)v : -1;
 }
 
-/* sbtest1's allocated bytes, and those of the same rows in an uncompressed
- * copy made here -- or, logical > 0, recorded where the tables were loaded
- * (no copy made) */
-static int measure_ratio(struct sql *s, long long logical, struct innodb_compression *out)
+/* The bytes of the pages in use by table's indexes, as InnoDB counts them
+ * (information_schema.TABLES' DATA_LENGTH + INDEX_LENGTH: the pages its
+ * indexes' segments hold, at the table's physical page size), after ANALYZE
+ * TABLE brought them up to date; -1 reported. DATA_FREE (free space inside
+ * the tablespace) is not in it: a file's extents, grown by whatever order
+ * the rows came in, are not compression. */
+static long long pages_in_use(struct sql *s, const char *table)
 {
-    static const char *const copy[] = {
-        "DROP TABLE IF EXISTS sbtest.vbed_ref",
-        "CREATE TABLE sbtest.vbed_ref LIKE sbtest.sbtest1",
-        "ALTER TABLE sbtest.vbed_ref ROW_FORMAT=DYNAMIC KEY_BLOCK_SIZE=0 PAGE_COMPRESSED=0",
-        "INSERT INTO sbtest.vbed_ref SELECT * FROM sbtest.sbtest1",
-        "FLUSH TABLES sbtest.sbtest1, sbtest.vbed_ref FOR EXPORT",
-        "SELECT NAME, ALLOCATED_SIZE FROM information_schema.INNODB_SYS_TABLESPACES "
-        "WHERE NAME IN ('sbtest/sbtest1', 'sbtest/vbed_ref') ORDER BY NAME",
-        "UNLOCK TABLES",
-        "DROP TABLE sbtest.vbed_ref",
-        NULL,
-    };
-    static const char *const own[] = {
+    char analyze[128], query[256];
+    snprintf(analyze, sizeof(analyze), "ANALYZE TABLE sbtest.%s", table);
+    snprintf(query, sizeof(query),
+             "SELECT DATA_LENGTH + INDEX_LENGTH FROM information_schema.TABLES "
+             "WHERE TABLE_SCHEMA = 'sbtest' AND TABLE_NAME = '%s'",
+             table);
+    struct sql_result r = {0};
+    if (sql_query(s, analyze, &r) < 0)
+        return -1;
+    sql_result_free(&r);
+    long long bytes = -1;
+    if (sql_query(s, query, &r) == 0 && r.rows == 1)
+        bytes = bytes_cell(&r, 0, 0);
+    sql_result_free(&r);
+    if (bytes <= 0)
+        log_error("Cannot read the pages in use of sbtest.%s.", table);
+    return bytes > 0 ? bytes : -1;
+}
+
+/* ROW_FORMAT=COMPRESSED: sbtest1's pages in use (at KEY_BLOCK_SIZE) against
+ * those of the same rows in an uncompressed table built as sysbench builds
+ * sbtest1 -- the rows inserted in primary-key order, the secondary index
+ * made after the load -- or, logical > 0, the reference's recorded where
+ * the tables were loaded (a copy holds the same pages). */
+static int ratio_by_pages(struct sql *s, long long logical, struct innodb_compression *out)
+{
+    bool recorded = logical > 0;
+    if (!recorded) {
+        struct sql_result r = {0};
+        if (sql_query(s,
+                      "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'sbtest' "
+                      "AND TABLE_NAME = 'sbtest1' AND INDEX_NAME = 'k_1'",
+                      &r) < 0)
+            return -1;
+        bool k = sql_number(&r, 0, 0) > 0;
+        sql_result_free(&r);
+        const char *build[] = {
+            "DROP TABLE IF EXISTS sbtest.vbed_ref",
+            "CREATE TABLE sbtest.vbed_ref LIKE sbtest.sbtest1",
+            k ? "ALTER TABLE sbtest.vbed_ref DROP INDEX k_1" : "DO 0",
+            "ALTER TABLE sbtest.vbed_ref ROW_FORMAT=DYNAMIC KEY_BLOCK_SIZE=0 PAGE_COMPRESSED=0",
+            "INSERT INTO sbtest.vbed_ref SELECT * FROM sbtest.sbtest1 ORDER BY id",
+            k ? "ALTER TABLE sbtest.vbed_ref ADD INDEX k_1 (k)" : "DO 0",
+            NULL,
+        };
+        if (sql_run(s, build, &r) < 0)
+            return -1;
+        sql_result_free(&r);
+        logical = pages_in_use(s, "vbed_ref");
+        if (sql_query(s, "DROP TABLE sbtest.vbed_ref", &r) == 0)
+            sql_result_free(&r);
+        if (logical < 0)
+            return -1;
+    }
+    out->allocated = pages_in_use(s, "sbtest1");
+    if (out->allocated < 0)
+        return -1;
+    out->logical = logical;
+    out->logical_recorded = recorded;
+    out->basis = "pages in use";
+    return 0;
+}
+
+/* PAGE_COMPRESSED: each 16 KiB page written with its tail punched out --
+ * sbtest1's file size against the blocks it holds (after FLUSH TABLES ...
+ * FOR EXPORT, so that its pages are on disk); no reference table. */
+static int ratio_by_allocation(struct sql *s, struct innodb_compression *out)
+{
+    static const char *const stmts[] = {
         "FLUSH TABLES sbtest.sbtest1 FOR EXPORT",
-        "SELECT NAME, ALLOCATED_SIZE FROM information_schema.INNODB_SYS_TABLESPACES "
+        "SELECT FILE_SIZE, ALLOCATED_SIZE FROM information_schema.INNODB_SYS_TABLESPACES "
         "WHERE NAME = 'sbtest/sbtest1'",
         "UNLOCK TABLES",
         NULL,
     };
-    bool recorded = logical > 0;
     struct sql_result r = {0};
-    if (sql_run(s, recorded ? own : copy, &r) < 0)
+    if (sql_run(s, stmts, &r) < 0)
         return -1;
-    if (r.rows != (recorded ? 1u : 2u)) {
-        log_error("Cannot read the tablespace sizes of sbtest1%s.",
-                  recorded ? "" : " and its uncompressed copy");
-        sql_result_free(&r);
-        return -1;
-    }
-    out->allocated = bytes_cell(&r, 0, 1); /* sbtest/sbtest1 sorts first */
-    out->logical = recorded ? logical : bytes_cell(&r, 1, 1);
-    out->logical_recorded = recorded;
-    out->ratio = out->allocated > 0 ? (double)out->logical / (double)out->allocated : 0;
+    int rc = r.rows == 1 ? 0 : -1;
+    if (rc < 0)
+        log_error("Cannot read the tablespace size of sbtest1.");
+    out->logical = bytes_cell(&r, 0, 0);
+    out->allocated = bytes_cell(&r, 0, 1);
+    out->logical_recorded = false;
+    out->basis = "allocated";
     sql_result_free(&r);
-    return 0;
+    return rc;
+}
+
+/* INNODB_CMP's compress_ops_ok / compress_ops, server-wide: how often a
+ * page fitted its KEY_BLOCK_SIZE at the first try; NAN without any */
+static double compress_ok_share(struct sql *s)
+{
+    struct sql_result r = {0};
+    double v = NAN;
+    if (sql_query(s, "SELECT SUM(compress_ops_ok), SUM(compress_ops) FROM information_schema.INNODB_CMP",
+                  &r) == 0 && r.rows == 1 && sql_number(&r, 0, 1) > 0)
+        v = sql_number(&r, 0, 0) / sql_number(&r, 0, 1);
+    sql_result_free(&r);
+    return v;
 }
 
 int innodb_check_compression(struct sql *s, const struct run_config *cfg, long long logical,
                              struct innodb_compression *out)
 {
     memset(out, 0, sizeof(*out));
+    out->compress_ok_share = NAN;
+    bool row = cfg->compression == COMP_ROW_ZLIB;
     if (check_formats(s, cfg, out) < 0 || check_algorithm(s, cfg, out) < 0 ||
-        measure_ratio(s, logical, out) < 0)
+        (row ? ratio_by_pages(s, logical, out) : ratio_by_allocation(s, out)) < 0)
         return -1;
+    out->ratio = out->allocated > 0 ? (double)out->logical / (double)out->allocated : 0;
+    if (row)
+        out->compress_ok_share = compress_ok_share(s);
     if (!out->problem[0] && (out->allocated <= 0 || out->logical <= 0))
         snprintf(out->problem, sizeof(out->problem),
-                 "the server gave no size for sbtest1 or its uncompressed copy");
+                 "the server gave no size for sbtest1 or its uncompressed reference");
     /* sysbench's rows compress about 2:1; 5% is no compression at all */
     if (!out->problem[0] && out->ratio < 1.05)
         snprintf(out->problem, sizeof(out->problem),
-                 "the compressed table takes %lld bytes, its uncompressed copy %lld (ratio %.2f)",
-                 out->allocated, out->logical, out->ratio);
+                 "the compressed table takes %lld bytes, its uncompressed reference %lld (ratio %.2f, %s)",
+                 out->allocated, out->logical, out->ratio, out->basis);
+    /* pages of KEY_BLOCK_SIZE KiB hold at most one 16 KiB page each: a
+     * larger ratio is a reference that is not the same rows as stored */
+    double most = row ? 16.0 / run_config_key_block_size(cfg) : INFINITY;
+    if (!out->problem[0] && out->ratio > most * 1.01)
+        snprintf(out->problem, sizeof(out->problem),
+                 "ratio %.2f by %s is more than KEY_BLOCK_SIZE=%d allows (%.1f): the reference is "
+                 "not the rows as stored",
+                 out->ratio, out->basis, run_config_key_block_size(cfg), most);
     out->took_effect = out->problem[0] == '\0';
     return 0;
 }
 
-int innodb_data_bytes(struct sql *s, long long *bytes)
+int innodb_data_bytes(struct sql *s, const struct run_config *cfg, long long *bytes)
 {
     struct sql_result r = {0};
     if (sql_query(s,
-                  "SELECT COUNT(*), COALESCE(SUM(FILE_SIZE), 0) FROM "
-                  "information_schema.INNODB_SYS_TABLESPACES WHERE NAME LIKE 'sbtest/sbtest%'",
+                  "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'sbtest' "
+                  "AND TABLE_NAME LIKE 'sbtest%'",
                   &r) < 0)
         return -1;
-    int rc = 0;
-    if (r.rows != 1 || sql_number(&r, 0, 0) < 1) {
-        log_error("Cannot read the size of the sbtest tablespaces (no sbtest table found).");
-        rc = -1;
-    } else {
-        *bytes = (long long)sql_number(&r, 0, 1);
+    if (r.rows < 1) {
+        log_error("Cannot read the size of the sbtest tables (no sbtest table found).");
+        sql_result_free(&r);
+        return -1;
+    }
+    /* each table's statistics brought up to date, then the pages in use of
+     * them all */
+    long long sum = 0;
+    for (size_t i = 0; i < r.rows && sum >= 0; i++) {
+        const char *name = sql_cell(&r, i, 0);
+        if (strspn(name, "sbtest0123456789") != strlen(name)) /* a guest's reply is hostile */
+            continue;
+        long long b = pages_in_use(s, name);
+        sum = b < 0 ? -1 : sum + b;
     }
     sql_result_free(&r);
-    return rc;
+    if (sum < 0)
+        return -1;
+    /* a compressed page takes a whole 16 KiB frame in the pool when used */
+    int physical = cfg->compression == COMP_ROW_ZLIB ? run_config_key_block_size(cfg) * 1024 : 16384;
+    *bytes = sum / physical * 16384;
+    return 0;
 }
 
 int innodb_version(struct sql *s, char *buf, unsigned long len)

@@ -32,8 +32,10 @@
 
 /* where the exporting guest puts the files while its tables are locked */
 #define EXPORT_DIR "/var/tmp/vbed-export"
-/* meta.json's field for prepared_server.uncompressed */
-#define UNCOMPRESSED "sbtest1_uncompressed_bytes"
+/* meta.json's field for prepared_server.uncompressed: the uncompressed
+ * reference's pages in use (targets/innodb.h; a copy of an older vbed, which
+ * recorded the reference's file allocation, has none and is measured anew) */
+#define UNCOMPRESSED "sbtest1_reference_pages_bytes"
 
 /* where a copy was loaded (meta.json's "loaded_in"), and from what loading
  * time it pays (prepare = auto) */

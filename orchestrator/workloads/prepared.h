@@ -80,7 +80,7 @@ struct prepared_server {
     bool shared;
     /* the bytes sbtest1's rows took in an uncompressed table where the copy
      * was made (innodb.h's compression check; meta.json's
-     * sbtest1_uncompressed_bytes): a copy's check needs no table copy of its
+     * sbtest1_reference_pages_bytes): a copy's check needs no table copy of its
      * own. 0: not known (a copy without it, or none found) */
     long long uncompressed;
 };
@@ -118,7 +118,7 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s);
 #define PREPARED_PRIVATE_PREFIX ".guests-"
 void prepared_forget_private(const char *prepared_dir);
 
-/* The copy ps names, made before vbed recorded sbtest1_uncompressed_bytes,
+/* The copy ps names, made before vbed recorded sbtest1_reference_pages_bytes,
  * gains it (`bytes`, measured in j's target after the copy): the next
  * guest's check makes no table copy. A meta.json that cannot be rewritten
  * is left as it was. */

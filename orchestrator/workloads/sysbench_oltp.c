@@ -144,7 +144,7 @@ static void working_set(struct wl_job *j)
     double pool_bytes = pool > 0 ? (double)pool : (double)ws_buffer_pool(cfg);
     int kind = j->t->arm_kind;
     long long bytes;
-    bool estimate = innodb_data_bytes(j->t->sql, &bytes) < 0;
+    bool estimate = innodb_data_bytes(j->t->sql, j->cfg, &bytes) < 0;
     if (estimate)
         bytes = ws_estimate_bytes(cfg);
     long long host_mem = j->t->host_memory;
@@ -152,7 +152,7 @@ static void working_set(struct wl_job *j)
     oltp_of(j)->fits_pool = fit == WS_BUFFER_POOL;
     json_object *extra = json_object_new_object();
     json_object_object_add(extra, "fits", json_object_new_string(ws_fit_name(fit)));
-    json_object_object_add(extra, "basis", json_object_new_string(estimate ? "estimate" : "on_disk"));
+    json_object_object_add(extra, "basis", json_object_new_string(estimate ? "estimate" : "pool_frames"));
     struct samples *s = j->samples;
     int g = j->t->guest;
     samples_add(s, "working_set_bytes", (double)bytes, "bytes", g, j->t->out_path, 0, extra);
@@ -271,14 +271,16 @@ static int prepare(struct wl_job *j)
                            json_object_new_string(c.logical_recorded ? "prepared copy" : "here"));
     samples_add(s, "table_bytes_logical", (double)c.logical, "bytes", j->t->guest, src, 0, whence);
     samples_add(s, "compression_ratio", c.ratio, "ratio", j->t->guest, src, 0, NULL);
+    if (isfinite(c.compress_ok_share)) /* the server's figure, all its tables */
+        samples_add(s, "cmp_compress_ok_share", c.compress_ok_share, "ratio", j->t->guest, src, 0, NULL);
     if (j->cfg->compression == COMP_PAGE_LZ4)
         samples_add(s, "provider_lz4_loaded", c.provider_lz4, "bool", j->t->guest, src, 0, NULL);
     if (!c.took_effect)
         return wl_fail(j, "compression %s did not take effect in %s: %s",
                        key_choice("compression", j->cfg->compression), j->t->name, c.problem);
-    log_info("%s: compression %s took effect: ratio %.2f (%lld bytes on disk for %lld uncompressed%s)",
-             j->t->name, key_choice("compression", j->cfg->compression), c.ratio, c.allocated,
-             c.logical, c.logical_recorded ? ", as measured where the tables were prepared" : "");
+    log_info("%s: compression %s took effect: ratio %.2f by %s (%lld bytes for %lld uncompressed%s)",
+             j->t->name, key_choice("compression", j->cfg->compression), c.ratio, c.basis, c.allocated,
+             c.logical, c.logical_recorded ? ", the reference measured where the tables were loaded" : "");
     if (!copied) {
         ps.uncompressed = c.logical;
         prepared_save(j, &ps, took);

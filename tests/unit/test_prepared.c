@@ -95,13 +95,13 @@ static void plant(const char *base, const char *key, const char *loaded_in, bool
     if (digests)
         snprintf(meta, sizeof(meta),
                  "{\"key\": \"%s\", \"load_s\": 99, \"loaded_in\": \"%s\", "
-                 "\"sbtest1_uncompressed_bytes\": %lld, \"files\": {"
+                 "\"sbtest1_reference_pages_bytes\": %lld, \"files\": {"
                  "\"sbtest1.ibd\": {\"sha256\": \"%s\"}, \"sbtest1.cfg\": {\"sha256\": \"%s\"}}}",
                  key, loaded_in, uncompressed, hex[0], hex[1]);
     else
         snprintf(meta, sizeof(meta),
                  "{\"key\": \"%s\", \"load_s\": 99, \"loaded_in\": \"%s\", "
-                 "\"sbtest1_uncompressed_bytes\": %lld}",
+                 "\"sbtest1_reference_pages_bytes\": %lld}",
                  key, loaded_in, uncompressed);
     test_write_file(dir, "meta.json", meta);
 }
