@@ -25,6 +25,10 @@ static const struct {
     {"Innodb_data_written", "innodb_data_written_bytes", "bytes"},
     {"Innodb_data_fsyncs", "innodb_data_fsyncs", "count"},
     {"Innodb_row_lock_time", "innodb_row_lock_time_ms", "ms"},
+    /* the server's own count of the benchmark's transactions (sysbench's
+     * BEGIN ... COMMIT), against which the headline's is checked (gap.h) */
+    {"Com_commit", "server_commits", "count"},
+    {"Com_rollback", "server_rollbacks", "count"},
 };
 
 #define N_STATUS (sizeof(innodb_status) / sizeof(innodb_status[0]))

@@ -126,6 +126,14 @@ static struct json_object *jlayers(const struct gap_arm *g)
     json_object_object_add(o, "other_sigma_ms", jms(g->other_sigma));
     json_object_object_add(o, "other_share", jnum(gap_other_share(g)));
     json_object_object_add(o, "closes", isfinite(gap_other(g)) ? json_object_new_boolean(g->closes) : NULL);
+    /* what a closed budget also checked: sysbench's transactions against
+     * the server's, the thread's states against their interval */
+    json_object_object_add(o, "tps_check",
+                           g->tps_check == GAP_TPS_COUNT  ? json_object_new_string("count")
+                           : g->tps_check == GAP_TPS_RATE ? json_object_new_string("rate")
+                                                          : NULL);
+    json_object_object_add(o, "tps_difference", jnum(g->tps_diff));
+    json_object_object_add(o, "states_over_interval", jnum(g->states_over));
     json_object_object_add(o, "miss_cost_ms", jms(g->miss_cost));
     struct json_object *states = json_object_new_object();
     json_object_object_add(states, "on_cpu_ms_per_tx", jms(g->oncpu));
@@ -249,6 +257,12 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "tolerance", jnum(p.tolerance));
     json_object_object_add(o, "single_repeat", json_object_new_boolean(p.single_repeat));
     json_object_object_add(o, "agrees", p.judged ? json_object_new_boolean(p.agrees) : NULL);
+    json_object_object_add(o, "null_error", jnum(p.null_error));
+    json_object_object_add(o, "null_error_at_speed", jnum(p.null_error_at_speed));
+    json_object_object_add(o, "cannot_tell", p.judged ? json_object_new_boolean(p.cannot_tell) : NULL);
+    json_object_object_add(o, "verdict", json_object_new_string(
+        !p.judged ? "not judged" : p.agrees ? "agrees" : p.cannot_tell ? "cannot tell from no change"
+                                                        : "does not agree"));
     return o;
 }
 

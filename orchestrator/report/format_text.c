@@ -326,14 +326,14 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
     static const char *const head[] = {"arm",       "from",      "pool",   "reads/tx",
                                        "read path", "read wait", "predicted TPS/guest",
                                        "measured TPS/guest",     "error",  "at one speed",
-                                       "agrees"};
-    struct report_table *t = report_table_new(11, head, 0x3EC);
+                                       "no change", "tolerance", "verdict"};
+    struct report_table *t = report_table_new(13, head, 0x7EC);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         struct prediction p;
         predict_arm(r, variant, a, &p);
         if (!p.valid)
             continue;
-        char pool[48], reads[32], lat[32], pred[32], meas[48], err[32], one[32];
+        char pool[48], reads[32], lat[32], pred[32], meas[48], err[32], one[32], null[32], tol[32];
         snprintf(pool, sizeof(pool), "%.0f MiB%s", p.pool_a / 1048576, p.pool_auto ? " (auto)" : "");
         snprintf(reads, sizeof(reads), "%.2f", p.reads_a);
         snprintf(lat, sizeof(lat), "%.3f ms", 1000 * p.lat_a);
@@ -354,7 +354,10 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
                              p.speed_fitted
                                  ? na_human(one, sizeof(one), "%+.1f %%", 100 * p.error_at_speed)
                                  : "-",
-                             !p.judged ? "n/a" : p.agrees ? "yes" : "no"};
+                             na_human(null, sizeof(null), "%+.1f %%",
+                                      100 * (p.speed_fitted ? p.null_error_at_speed : p.null_error)),
+                             p.single_repeat ? "n/a" : na_human(tol, sizeof(tol), "+-%.1f %%", 100 * p.tolerance),
+                             !p.judged ? "not judged" : p.agrees ? "agrees" : p.cannot_tell ? "cannot tell" : "does not agree"};
         report_table_add(t, row);
     }
     return t;
@@ -430,23 +433,17 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                          r->variants[variant].cells[a].per_guest_stats.n < 2 ? name : from);
             else
             {
-                /* a tolerance above the floor is the CIs': say so, and whether
-                 * the error also kept within the floor */
                 double err = p.speed_fitted ? p.error_at_speed : p.error;
-                const char *why = p.tolerance <= PREDICT_TOLERANCE ? ""
-                                  : p.speed_fitted ? ", twice the 95 % CI at one speed"
-                                                   : ", twice the arms' 95 % CIs";
-                snprintf(verdict, sizeof(verdict), "%s%s%s (tolerance %.0f %%%s%s)",
+                double null = p.speed_fitted ? p.null_error_at_speed : p.null_error;
+                snprintf(verdict, sizeof(verdict), "%s%s; no change would be off by %+.1f %%; tolerance "
+                         "+-%.1f %% (the difference's 95 %% CI)%s",
                          p.speed_fitted ? "; at one machine speed " : "",
-                         p.speed_fitted ? na_human(at_one, sizeof(at_one), "%+.1f %%", 100 * p.error_at_speed) : "",
-                         !p.judged ? " -- not judged: the 95 % CIs are too wide"
-                         : p.agrees ? " -- the prediction holds"
-                                    : " -- it does not hold",
-                         100 * p.tolerance, why,
-                         !p.judged ? ", above 50 %: more repeats narrow it"
-                         : p.agrees && p.tolerance > PREDICT_TOLERANCE && fabs(err) <= PREDICT_TOLERANCE
-                             ? "; within 15 % too"
-                             : "");
+                         p.speed_fitted ? na_human(at_one, sizeof(at_one), "%+.1f %%", 100 * err) : "",
+                         100 * null, 100 * p.tolerance,
+                         !p.judged ? " -- not judged: above 50 %, more repeats narrow it"
+                         : p.agrees ? " -- the prediction agrees, and no change does not"
+                         : p.cannot_tell ? " -- cannot tell from no change"
+                                         : " -- it does not agree");
             }
             used += (size_t)snprintf(
                 buf + used, len - used,

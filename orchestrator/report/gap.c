@@ -78,6 +78,9 @@ enum gap_metric {
     M_GUEST_CPU_SYSTEM,
     M_TASKS_INTERVAL,
     M_TASKS_BUSY,
+    M_PS_TRANSACTIONS,
+    M_SERVER_COMMITS,
+    M_SERVER_ROLLBACKS,
     M_TASKS_0, /* GAP_TASK_UNATTRIBUTED groups from here on, in enum gap_task's order */
     M_N = M_TASKS_0 + GAP_TASK_UNATTRIBUTED
 };
@@ -150,6 +153,9 @@ static const char *const metric_names[M_N] = {
     [M_GUEST_CPU_SYSTEM] = "guest_cpu_system_s",
     [M_TASKS_INTERVAL] = "tasks_interval_s",
     [M_TASKS_BUSY] = "tasks_busy_s",
+    [M_PS_TRANSACTIONS] = "ps_transactions",
+    [M_SERVER_COMMITS] = "server_commits",
+    [M_SERVER_ROLLBACKS] = "server_rollbacks",
     [M_TASKS_0 + GAP_TASK_PAGE_CLEANER] = "tasks_page_cleaner_cpu_s",
     [M_TASKS_0 + GAP_TASK_INNODB_POOL] = "tasks_innodb_pool_cpu_s",
     [M_TASKS_0 + GAP_TASK_CONNECTIONS] = "tasks_connections_cpu_s",
@@ -225,6 +231,10 @@ static double hit_ratio(double below, double above)
 
 struct budget {
     bool have;                                  /* the chain was read */
+    double w;                                   /* the interval's time per transaction */
+    int tps_check;                              /* GAP_TPS_* */
+    double tps_diff;                            /* sysbench's count against the server's, relative */
+    double states_over;                         /* (on-CPU + run queue + block I/O) / w - 1 */
     double part[GAP_PARTS], res[GAP_PARTS];     /* seconds per transaction; res: resolution */
     double other, other_res, cmp, cmp_res, uncmp, uncmp_res, client_cpu, guest_other;
     double tasks[GAP_TASKS];
@@ -232,13 +242,6 @@ struct budget {
 };
 
 static double fmin_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
-static double nonneg(double x) { return isnan(x) ? NAN : fmax(0, x); }
-/* the resolution of min(own, cap): the cap's (delay accounting's ticks)
- * when it bound, none when the part is its own counter's (picoseconds) */
-static double capped_res(double part, double own, double cap_res)
-{
-    return isnan(part) ? NAN : part < own ? cap_res : 0;
-}
 
 /* The share of InnoDB's data-file reads that reached a device -- a guest's
  * block layer, the host arm's device (its share of it) -- and that
@@ -272,6 +275,29 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     b->uncmp = t->no_compression && T > 0 ? 0 : per_tx(t, v[M_CMP_UNCOMPRESS]);
     b->uncmp_res = t->no_compression ? 0 : isfinite(b->uncmp) ? CMP_TICK_S * sqrt(1.0 / 6) / T : NAN;
     double ci = v[M_CHAIN_INTERVAL], ns = v[M_CHAIN_SERVER_THREADS], nc = v[M_CHAIN_CLIENT_THREADS];
+    /* the time per transaction of the interval the readings cover, from the
+     * transactions the server counted for the benchmark's connections in
+     * it (performance_schema), not the whole phase's: the phase's start and
+     * end, and any drift, are not in the readings */
+    double pi0 = v[M_PS_INTERVAL], tps_n = v[M_PS_TRANSACTIONS];
+    if (t->threads > 0 && pi0 > 0 && tps_n > 0)
+        w = t->threads * pi0 / tps_n;
+    b->w = w;
+    /* the headline's count against the server's own: the transactions
+     * sysbench reported over the measure phase and the commits (and
+     * rollbacks) the server counted from before it to after it; or, from
+     * results without that count, sysbench's rate over the phase against
+     * the server's over the readings' interval (drift allowed) */
+    double srv = v[M_SERVER_COMMITS] + (isfinite(v[M_SERVER_ROLLBACKS]) ? v[M_SERVER_ROLLBACKS] : 0);
+    b->tps_check = GAP_TPS_NONE;
+    b->tps_diff = NAN;
+    if (T > 0 && srv > 0) {
+        b->tps_check = GAP_TPS_COUNT;
+        b->tps_diff = T / srv - 1;
+    } else if (T > 0 && v[M_MEASURE_S] > 0 && pi0 > 0 && tps_n > 0) {
+        b->tps_check = GAP_TPS_RATE;
+        b->tps_diff = (T / v[M_MEASURE_S]) / (tps_n / pi0) - 1;
+    }
     b->have = isfinite(w) && ci > 0 && ns >= 1;
     if (!b->have)
         return;
@@ -359,35 +385,21 @@ static void target_budget(const struct target *t, double w, struct budget *b)
     b->res[GAP_READS] = isfinite(b->part[GAP_READS])
                             ? (b->part[GAP_READS] < read_io ? io_res : 0) + b->part[GAP_READS] * rel
                             : NAN;
-    /* the connection thread's blocked time (neither on a CPU, nor runnable,
-     * nor in block I/O), and of it the part inside statements. A cap that
-     * needs an absent counter leaves its part n/a: time only ever moves
-     * into other */
-    double blocked = w - b->oncpu - b->runq - b->io;
-    double blocked_in = b->stmt - b->oncpu - b->runq - b->io;
-    /* a commit stage longer than its block I/O waited, asleep, for a redo
-     * log write or flush another thread issued (InnoDB's group commit: the
-     * page cleaner flushes the log up to a page's LSN before it writes the
-     * page; the waiter is neither in block I/O nor in a synch wait
-     * performance_schema times): commit I/O too, as far as the thread was
-     * blocked inside statements. Under a busy disk this was 3-9 % of the
-     * host arm's w here, left in other */
-    double commit_io = b->part[GAP_COMMIT];
-    double excess = b->commit_wait - commit_io;
-    double asleep = isnan(excess) ? NAN : excess <= 0 ? 0 : fmin_nan(excess, nonneg(blocked_in));
-    b->part[GAP_COMMIT] = commit_io + asleep;
-    if (asleep > 0 && asleep < excess)
-        b->res[GAP_COMMIT] += io_res;
-    blocked_in -= asleep;
-    /* the client's turn: the connection thread blocked between statements
-     * -- w - stmt, never more than it was blocked at all (its run-queue
-     * wait and CPU between statements are contention's and CPU's) */
-    b->part[GAP_CLIENT] = fmin_nan(w - b->stmt, nonneg(blocked));
-    b->res[GAP_CLIENT] = capped_res(b->part[GAP_CLIENT], w - b->stmt, io_res);
-    /* locks: synch waits, as far as they were blocked time inside
-     * statements (an uncontended latch's "wait" is CPU) */
-    b->part[GAP_LOCKS] = fmin_nan(synch, nonneg(blocked_in));
-    b->res[GAP_LOCKS] = capped_res(b->part[GAP_LOCKS], synch, io_res);
+    /* what the connection thread's own states leave of the interval: they
+     * partition it (on a CPU, runnable, in block I/O, asleep), so more than
+     * the interval means readings that do not cover the same time -- said,
+     * never clamped away */
+    b->states_over = (b->oncpu + b->runq + b->io) / w - 1;
+    /* the causes of its sleep, each from a counter of its own, none capped
+     * by what is left (a wrong counter shows as unattributed time, positive
+     * or negative, never as a part that fits): the client's turn, the time
+     * between statements (performance_schema); locks, the synch waits.
+     * A wait no counter names -- a commit asleep on another thread's redo
+     * flush among them -- stays unattributed. */
+    b->part[GAP_CLIENT] = w - b->stmt;
+    b->res[GAP_CLIENT] = isfinite(b->part[GAP_CLIENT]) ? b->part[GAP_CLIENT] * rel : NAN;
+    b->part[GAP_LOCKS] = synch;
+    b->res[GAP_LOCKS] = isfinite(synch) ? 0 : NAN;
     double sum = 0, res2 = 0;
     for (int p = 0; p < GAP_PARTS; p++)
         if (isfinite(b->part[p])) {
@@ -514,7 +526,7 @@ static double spread_mean(const struct spread *s, double *sigma)
 
 static void measure_budget(struct gap_arm *out, const struct target *ts, size_t n)
 {
-    struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
+    struct spread w = {0}, wphase = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
                   runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0},
                   gother = {0}, tasks[GAP_TASKS] = {{0}};
     bool cmp_absent = false;
@@ -523,13 +535,22 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         target_figures(&ts[i], out->guest, f);
         struct budget b;
         target_budget(&ts[i], f[F_W], &b);
-        spread_add(&w, f[F_W], 0);
+        spread_add(&w, b.w, 0);
+        spread_add(&wphase, f[F_W], 0);
+        /* the weakest check of sysbench's count, the worst difference */
+        if (i == 0 || b.tps_check == GAP_TPS_NONE ||
+            (b.tps_check == GAP_TPS_RATE && out->tps_check == GAP_TPS_COUNT))
+            out->tps_check = b.tps_check;
+        if (isfinite(b.tps_diff) && !(fabs(b.tps_diff) <= fabs(out->tps_diff)))
+            out->tps_diff = b.tps_diff;
         spread_add(&cmp, b.cmp, b.cmp_res);
         spread_add(&uncmp, b.uncmp, b.uncmp_res);
         cmp_absent |= isnan(b.cmp);
         if (!b.have)
             continue;
         out->budgets++;
+        if (!(b.states_over <= out->states_over))
+            out->states_over = b.states_over;
         for (int k = 0; k < GAP_PARTS; k++)
             spread_add(&part[k], b.part[k], b.res[k]);
         spread_add(&other, b.other, b.other_res);
@@ -547,6 +568,8 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
             spread_add(&tasks[k], b.tasks[k], 0);
     }
     out->w = spread_mean(&w, &out->w_sigma);
+    double unused_w;
+    out->w_phase = spread_mean(&wphase, &unused_w);
     out->cmp = spread_mean(&cmp, &out->cmp_sigma);
     out->uncmp = spread_mean(&uncmp, &out->uncmp_sigma);
     out->cmp_in_cpu = n > 0 && cmp_absent;
@@ -569,13 +592,17 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
     for (int k = 0; k < GAP_TASKS; k++)
         out->tasks[k] = all ? spread_mean(&tasks[k], &unused) : NAN;
     double share = gap_other_share(out);
-    out->closes = share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH;
+    double limit = out->tps_check == GAP_TPS_COUNT ? GAP_TPS_COUNT_LIMIT : GAP_TPS_RATE_LIMIT;
+    out->closes = all && share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH &&
+                  out->tps_check != GAP_TPS_NONE && fabs(out->tps_diff) <= limit &&
+                  out->states_over <= GAP_STATES_OVER_LIMIT;
 }
 
 void gap_measure_arm(const struct results_data *rd, int variant, const struct results_arm *arm,
                      struct gap_arm *out)
 {
     memset(out, 0, sizeof(*out));
+    out->tps_diff = out->states_over = NAN;
     out->guest = !strcmp(arm->kind, "guest");
     out->tps = NAN;
     struct target *ts = NULL;
@@ -921,24 +948,25 @@ void gap_budget_sentence(const struct gap_arm *a, const char *name, char *buf, s
         return;
     }
     double share = gap_other_share(a);
-    append(buf, len, "The budget of %s %s: other %.1f %% of its thread time (%.2f ms of %.2f ms per "
-                     "transaction; limits %.0f %% and +%.0f %%)",
+    append(buf, len, "The budget of %s %s: %.1f %% of its thread time waiting, unattributed "
+                     "(%.2f of %.2f ms per transaction; limits +-%.0f %%)",
            name, a->closes ? "closes" : "does not close", share * 100, a->other * 1000, a->w * 1000,
-           GAP_CLOSE_LOW * 100, GAP_CLOSE_HIGH * 100);
+           GAP_CLOSE_HIGH * 100);
+    /* why not, each reason that holds */
+    double limit = a->tps_check == GAP_TPS_COUNT ? GAP_TPS_COUNT_LIMIT : GAP_TPS_RATE_LIMIT;
+    if (a->tps_check == GAP_TPS_NONE)
+        append(buf, len, "; sysbench's transactions could not be checked against the server's");
+    else if (!(fabs(a->tps_diff) <= limit))
+        append(buf, len, "; sysbench's transactions are %+.1f %% of the server's %s (limit %.0f %%)",
+               a->tps_diff * 100, a->tps_check == GAP_TPS_COUNT ? "count" : "rate", limit * 100);
+    if (a->states_over > GAP_STATES_OVER_LIMIT)
+        append(buf, len, "; its thread's states exceed their interval by %.1f %% (limit %.0f %%)",
+               a->states_over * 100, GAP_STATES_OVER_LIMIT * 100);
     if (share < GAP_CLOSE_LOW)
-        append(buf, len, ": parts overlap (time counted twice).");
-    else if (share > GAP_CLOSE_HIGH) {
-        append(buf, len, ": the parts miss time");
-        bool first = true;
-        for (int p = 0; p < GAP_PARTS; p++)
-            if (isnan(a->part[p])) {
-                append(buf, len, "%s%s", first ? " (n/a: " : ", ", gap_part_name(p));
-                first = false;
-            }
-        append(buf, len, "%s.", first ? "" : ")");
-    } else {
-        append(buf, len, ".");
-    }
+        append(buf, len, "; the causes exceed the waits: a counter overlaps another or reads high");
+    else if (share > GAP_CLOSE_HIGH)
+        append(buf, len, "; waits no counter names");
+    append(buf, len, ".");
 }
 
 void gap_problems_text(const struct gap_arm *a, char *buf, size_t len)

@@ -106,8 +106,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define GAP_CLOSE_LOW (-0.02)      /* a budget closes when other / w lies between these */
+#define GAP_CLOSE_LOW (-0.10)      /* a budget closes when other / w lies between these */
 #define GAP_CLOSE_HIGH 0.10
+#define GAP_TPS_COUNT_LIMIT 0.02   /* sysbench's transactions against the server's: at most 2 % apart */
+#define GAP_TPS_RATE_LIMIT 0.15    /* ... their rates over the phase and over the readings (older results) */
+/* The thread's states may exceed their interval by this much: delay
+ * accounting and schedstat add a wait when it ends, so a wait that spans
+ * the first reading counts whole in the difference (a host arm's fsync on a
+ * busy disk: 204 ms of a 20 s interval, 1.0 %, in a recorded run); more
+ * means readings that do not cover the same time. */
+#define GAP_STATES_OVER_LIMIT 0.02
+
+/* how the headline's transactions were checked against the server's own */
+enum { GAP_TPS_NONE, GAP_TPS_COUNT, GAP_TPS_RATE };
 #define GAP_RESIDUAL_LIMIT 0.10    /* |residual| <= this share of |delta|, both budgets closed */
 #define GAP_NAMED_SIGMAS 2.0       /* a part is named in a sentence when |part| > this x sigma */
 #define GAP_NAMED_MIN_POINTS 0.05  /* ... and |points| >= this (it prints as 0.1 or more) */
@@ -164,8 +175,14 @@ struct gap_arm {
     bool cache_none; /* every run of the arm has disk_cache = none */
     bool direct;     /* every run's flush_method is O_DIRECT or O_DIRECT_NO_FSYNC */
     double tps;      /* TPS per guest: set by the caller (build.c), NAN unknown */
-    double w;        /* seconds per transaction of a chain, k W / T */
+    double w;        /* seconds per transaction of a chain over the readings' interval,
+                        k x its interval / the transactions the server counted in it;
+                        k W / T (the whole phase) where that is not known */
     double w_sigma;
+    double w_phase;  /* k W / T over the whole measure phase */
+    int tps_check;   /* GAP_TPS_*: how sysbench's count was checked (the weakest of the targets) */
+    double tps_diff; /* the largest relative difference between sysbench's and the server's */
+    double states_over; /* the largest (on-CPU + run queue + block I/O) / interval - 1 */
     /* the budget (seconds per transaction; NAN: n/a) */
     double part[GAP_PARTS], sigma[GAP_PARTS];
     double other, other_sigma; /* w - the known parts */
@@ -184,7 +201,8 @@ struct gap_arm {
                          * the measure phase x w / W); NAN on the host arm or unknown */
     double tasks[GAP_TASKS]; /* a guest's CPU in a chain's w by task (tasks_*_cpu_s x w over
                               * the tasks probe's interval); NAN on the host arm or unknown */
-    bool closes;                           /* other / w within [GAP_CLOSE_LOW, GAP_CLOSE_HIGH] */
+    bool closes;    /* every target has a budget, sysbench's count is the server's, the
+                       states fit their interval, other / w within the limits */
     /* what a prediction needs (report/predict.h): means over targets, NAN unknown */
     int threads;              /* config.threads (0 unknown or mixed) */
     double ws_bytes, bp_bytes; /* working_set_bytes, buffer_pool_bytes */

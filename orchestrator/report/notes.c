@@ -313,7 +313,7 @@ static void note_speed(struct report *r, size_t *cap)
                         results_is_tcg(r->rd)
                             ? "; guests under TCG carry several times that (a gauge 15 % slower "
                               "has come with 40 % fewer transactions a second in the same "
-                              "configuration: README, The machine's speed)."
+                              "configuration: docs/method.md, The machine's speed)."
                             : ".");
 }
 
@@ -321,7 +321,7 @@ static void note_speed(struct report *r, size_t *cap)
  * of them repeated): their ratios, the gap's parts and the tuned arms'
  * predictions are this run's alone. Under TCG here one arm's TPS per guest
  * moved by up to 80 % between runs minutes apart while the guests of one run
- * agreed within a few % and the speed gauges moved by 10-30 % (README,
+ * agreed within a few % and the speed gauges moved by 10-30 % (docs/method.md,
  * Prediction): nothing within one run measures that spread. */
 static void note_one_repeat(struct report *r, size_t *cap)
 {
@@ -365,7 +365,7 @@ static void notes_shared_cpus(struct report *r, size_t *cap)
                 "arm %s, variant %d: its %d guests ran with their vCPUs %s, sharing the host's "
                 "CPUs (%s). On a 2-CPU host without KVM, two such guests spent a third more vCPU time per "
                 "transaction than with their vCPUs pinned, and that hid a tuning's effect: read "
-                "its ratios to pinned arms with care (README, Placement).",
+                "its ratios to pinned arms with care (docs/method.md, Placement).",
                 c->arm->name, r->variants[v].variant->index, c->guests,
                 !strcmp(c->pin, "mixed") ? "pinned in some runs only" : "not pinned",
                 run && *run->pin_reason ? run->pin_reason : "no reason recorded");

@@ -210,6 +210,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     memset(out, 0, sizeof(*out));
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
+    out->null_error = out->null_error_at_speed = out->tolerance = NAN;
     out->elasticity = out->elasticity_half = out->speed_half = out->speed_df = NAN;
     out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
     out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
@@ -356,19 +357,32 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         at_speed(r, v, cg, ca, out, k);
         implied(out, g, a, R, k);
         out->error = (out->measured - out->predicted) / out->measured;
+        /* the null model: the tuning changes nothing, A measures G's TPS */
+        double g_tps = cg->per_guest_stats.mean;
+        out->null_error = g_tps > 0 ? (out->measured - g_tps) / out->measured : NAN;
+        /* tolerance: the 95 % half-width of the difference itself (the
+         * measured and the predicted TPS's relative 95 % half-widths in
+         * quadrature) -- not twice it, no floor */
         double ra = out->measured_ci / out->measured, rg = out->predicted_ci / out->predicted;
-        out->tolerance = fmax(PREDICT_TOLERANCE, 2 * sqrt(ra * ra + rg * rg));
+        out->tolerance = sqrt(ra * ra + rg * rg);
         /* at one speed where fitted: the machine's moves taken out of both
-         * the error and its spread */
-        double err = out->error;
+         * the error and its spread; the null model at one speed predicts
+         * a ratio of 1 where the measured one is exp(L) */
+        double err = out->error, null_err = out->null_error;
         if (out->speed_fitted) {
-            out->tolerance = fmax(PREDICT_TOLERANCE, 2 * out->speed_half);
+            out->tolerance = out->speed_half;
             err = out->error_at_speed;
+            double ratio = out->w_a > 0 && isfinite(err) ? (w / out->w_a) / (1 - err) : NAN;
+            out->null_error_at_speed = ratio > 0 ? 1 - 1 / ratio : NAN;
+            null_err = out->null_error_at_speed;
         }
         out->single_repeat = ca->per_guest_stats.n < 2 || cg->per_guest_stats.n < 2;
         out->judged = !out->single_repeat && out->tolerance <= PREDICT_JUDGE_MAX;
-        out->agrees = out->judged && fabs(err) <= out->tolerance;
+        bool within = fabs(err) <= out->tolerance;
+        /* the model agrees only where "no change" does not fit as well */
+        out->cannot_tell = out->judged && within && fabs(null_err) <= out->tolerance;
+        out->agrees = out->judged && within && !out->cannot_tell;
     } else {
-        out->error = out->tolerance = NAN;
+        out->error = out->tolerance = out->null_error = NAN;
     }
 }

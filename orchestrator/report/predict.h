@@ -99,11 +99,18 @@
  *
  * The prediction carries G's uncertainty: its 95 % CI half-width is
  * predicted x G's per-guest TPS CI / G's mean (the prediction scales with
- * G's budget; 0 with one repeat of G). It agrees when |measured -
- * predicted| / measured is within max(15 %, 2 x sqrt(a^2 + g^2)), a and g
- * the measured and the predicted TPS's relative half-widths; where that
- * tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged. Nor where A
- * or G ran one repeat (single_repeat): its CI is unknown, not 0. (At one
+ * G's budget; 0 with one repeat of G; the uncertainty of the miss cost,
+ * the read latencies and the contention term is not carried: what the
+ * model still misses). The tolerance is the 95 % half-width of the
+ * difference, sqrt(a^2 + g^2), a and g the measured and the predicted
+ * TPS's relative half-widths -- not twice it, and no 15 % floor. Beside
+ * the model stands the null model, "the tuning changes nothing" (A
+ * measures what G did): the prediction agrees only where its error is
+ * within the tolerance and the null model's is not; where both are
+ * within it the verdict is "cannot tell from no change" (cannot_tell).
+ * Where the tolerance exceeds 50 % (PREDICT_JUDGE_MAX) it is not judged.
+ * Nor where A or G ran one repeat (single_repeat): its CI is unknown, not
+ * 0. (At one
  * speed, below, where the run allows.) Under TCG
  * here the same arm's TPS per guest moved by up to 80 % between runs minutes
  * apart (tuned_memory 7.5, 9.6 and 13.4 in one session; a guest arm 6.2 to
@@ -118,9 +125,9 @@
  * log gauge, e fitted within the arms' repeats, df >= 2), the verdict is
  * taken at one speed (speed_fitted): the measured log(A / G) brought to
  * one gauge reading, (y_A - y_G) - e (x_A - x_G), against the model's
- * w_G / w_A; the error is 1 - (w_G / w_A) / exp(that), and it agrees
- * within max(15 %, 2 x h), h the comparison's 95 % half-width (speedfit.h),
- * which no longer carries the machine's moves. Without such a fit (one
+ * w_G / w_A; the error is 1 - (w_G / w_A) / exp(that), the null model's
+ * 1 - 1 / exp(that), and the tolerance h, the comparison's 95 % half-width
+ * (speedfit.h), which no longer carries the machine's moves. Without such a fit (one
  * repeat, no gauge), with G's and A's units u_G, u_A (CPU ms of the speed
  * job: the guests' own where both arms timed one, workloads/guestspeed.h;
  * else the host's speed probe's) and G's CPU-bound share s = (its
@@ -147,7 +154,6 @@
 
 struct report;
 
-#define PREDICT_TOLERANCE 0.15
 /* A tolerance beyond this judges nothing: two repeats whose TPS differ by
  * 12 % have a 95 % CI of +-76 % (t = 12.7), and "holds within 152 %" was
  * printed as if it said something. Such a prediction is shown, its error
@@ -189,10 +195,14 @@ struct prediction {
     double predicted, measured, measured_ci; /* TPS per guest */
     double predicted_ci;      /* from G's spread over guests and repeats; 0: one repeat */
     double error;             /* (measured - predicted) / measured */
-    double tolerance;
+    double null_error;        /* the null model's, "the tuning changes nothing":
+                                 (measured - G's measured) / measured */
+    double null_error_at_speed; /* the same at one speed (speed_fitted); NAN otherwise */
+    double tolerance;         /* the 95 % half-width of the difference, relative */
     bool single_repeat;       /* A or G ran one repeat: no CI, not judged */
     bool judged;              /* error known, both arms repeated, tolerance <= PREDICT_JUDGE_MAX */
-    bool agrees;              /* judged and |error| <= tolerance */
+    bool agrees;              /* judged, |error| <= tolerance, and the null model not */
+    bool cannot_tell;         /* judged, both the model and the null model within it */
     /* this machine's CPU speed while G and A measured (host_speed_unit_ms,
      * hostside/speed.h), and the prediction at A's: fitted (speed_fitted
      * below, the verdict's), else G's CPU-bound share of w_G stretched by

@@ -18,10 +18,10 @@ expect_rc 0 "$VBED" list tests/data/results
 table=$out
 [ "$(printf '%s\n' "$table" | wc -l)" -eq $(( $(ls -d tests/data/results/*/ | wc -l) + 1 )) ] ||
   fail "expected a header and one line per results directory"
-printf '%s\n' "$table" | sed -n 2p | grep -q "^2026-12-04 04:17  tests/data/results/quickstart-3-repeats " ||
-  fail "the newest run (quickstart-3-repeats) is not first"
-printf '%s\n' "$table" | sed -n 3p | grep -q "^2026-11-30 08:10  tests/data/results/host-io-recorded " ||
-  fail "the second newest run (host-io-recorded) is not second"
+printf '%s\n' "$table" | sed -n 2p | grep -q "^2026-12-05 11:12  tests/data/results/quickstart-counts " ||
+  fail "the newest run (quickstart-counts) is not first"
+printf '%s\n' "$table" | sed -n 3p | grep -q "^2026-12-04 04:17  tests/data/results/quickstart-3-repeats " ||
+  fail "the second newest run (quickstart-3-repeats) is not second"
 printf '%s\n' "$table" | grep -q "quickstart-trx2-interrupted .* interrupted " || fail "no interrupted state"
 printf '%s\n' "$table" | grep -q "host 604 tx/s, guest 18.2-29.8 tx/s, tuned 24.0 tx/s" ||
   fail "quickstart-cache's figures are not vbed report's means"
@@ -33,8 +33,8 @@ expect_rc 0 "$VBED" list tests/data/results/quickstart-cache tests/data/results/
 printf '%s\n' "$out" | sed -n 2p | grep -q host-io-recorded || fail "two directories: not newest first"
 
 # json is json, csv has one row per (directory, variant, arm)
-"$VBED" list --format=json tests/data/results 2>/dev/null | jq -e 'length == 9 and all(.[]; .state == "complete" or .state == "interrupted")' >/dev/null ||
-  fail "json: not 9 entries with their state"
+"$VBED" list --format=json tests/data/results 2>/dev/null | jq -e 'length == 10 and all(.[]; .state == "complete" or .state == "interrupted")' >/dev/null ||
+  fail "json: not 10 entries with their state"
 
 # where there is no results/ yet: an empty list
 mkdir "$VBED_TEST_TMP/empty"

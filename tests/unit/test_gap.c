@@ -348,11 +348,29 @@ static void split_by_hand(void **state)
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_non_null(strstr(text, " The model does not explain this run: the budget of tuned does "
                                  "not close."));
-    g.other = -0.003; /* -6 % of w: parts overlap */
+    g.other = -0.006; /* -12 % of w: the causes exceed the waits */
+    g.tps_check = GAP_TPS_COUNT;
+    g.tps_diff = 0.001;
+    g.states_over = 0;
     gap_budget_sentence(&g, "tuned", text, sizeof(text));
-    assert_string_equal(text, "The budget of tuned does not close: other -6.0 % of its thread time "
-                              "(-3.00 ms of 50.00 ms per transaction; limits -2 % and +10 %): parts "
-                              "overlap (time counted twice).");
+    assert_string_equal(text, "The budget of tuned does not close: -12.0 % of its thread time waiting, "
+                              "unattributed (-6.00 of 50.00 ms per transaction; limits +-10 %); the "
+                              "causes exceed the waits: a counter overlaps another or reads high.");
+    /* each reason it does not close is said: a TPS 20 % off the server's
+     * count, states over their interval */
+    g.other = 0.001;
+    g.tps_diff = 0.2;
+    g.states_over = 0.03;
+    gap_budget_sentence(&g, "tuned", text, sizeof(text));
+    assert_string_equal(text, "The budget of tuned does not close: 2.0 % of its thread time waiting, "
+                              "unattributed (1.00 of 50.00 ms per transaction; limits +-10 %); "
+                              "sysbench's transactions are +20.0 % of the server's count (limit 2 %); "
+                              "its thread's states exceed their interval by 3.0 % (limit 2 %).");
+    g.tps_check = GAP_TPS_NONE;
+    g.states_over = 0;
+    gap_budget_sentence(&g, "tuned", text, sizeof(text));
+    assert_non_null(strstr(text, "; sysbench's transactions could not be checked against the server's."));
+    g.other = -0.006;
 
     /* no TPS for the host arm, or no time per transaction: no split */
     h.tps = NAN;

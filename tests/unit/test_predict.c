@@ -9,6 +9,7 @@
 #include "report/format.h"
 #include "report/predict.h"
 #include "report/report.h"
+#include "report/table.h"
 
 #include <math.h>
 
@@ -277,14 +278,18 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
     return dir;
 }
 
-/* As if every arm had run twice with the same TPS (a CI of 0): a prediction
- * is judged only where both arms ran more than one repeat. */
+/* As if every arm had run twice, each with a 95 % CI of +-5 % of its TPS:
+ * a prediction is judged only where both arms ran more than one repeat, and
+ * its tolerance is the difference's CI, sqrt(5^2 + 5^2) = 7.07 %. */
 static void as_repeated(struct report *r)
 {
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         struct report_cell *c = &r->variants[0].cells[a];
-        if (c->tps_stats.n == 1)
+        if (c->tps_stats.n == 1) {
             c->tps_stats.n = c->per_guest_stats.n = 2;
+            c->tps_stats.ci95_half = 0.05 * c->tps_stats.mean;
+            c->per_guest_stats.ci95_half = 0.05 * c->per_guest_stats.mean;
+        }
     }
 }
 
@@ -345,7 +350,9 @@ static void predicted_and_checked(void **state)
     assert_true(p.judged);
     assert_true(p.agrees);
     report_prediction_text(r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "measured 7.00: -2.0 % -- the prediction holds (tolerance 15 %)."));
+    assert_non_null(strstr(text, "measured 7.00: -2.0 %; no change would be off by -42.9 %; tolerance "
+                                 "+-7.1 % (the difference's 95 % CI) -- the prediction agrees, and no "
+                                 "change does not."));
 
     predict_arm(r, 0, 3, &p);
     assert_true(p.valid);
@@ -376,12 +383,14 @@ static void predicted_and_checked(void **state)
     assert_non_null(strstr(text, "tuned: predicted 7.14 TPS per guest from guest's budget (10.00 "
                                  "foreground reads per transaction at 6.000 ms, through the "
                                  "device; decompression 10.00 ms per transaction, guest's 10.00; "
-                                 "no miss cost measured), measured 7.00: -2.0 % -- the prediction holds (tolerance 15 %). "
+                                 "no miss cost measured), measured 7.00: -2.0 %; no change would be off by -42.9 %; tolerance "
+                                 "+-7.1 % (the difference's 95 % CI) -- the prediction agrees, and no change does not. "
                                  "Its CPU contention held at guest's (guest's CPU by task is not known).\n"));
     assert_non_null(strstr(text, "tuned_memory: predicted 14.29 TPS per guest from guest's budget "
                                  "(0.00 foreground reads per transaction"));
     assert_non_null(strstr(text, "decompression 0.00 ms per transaction, guest's 10.00"));
-    assert_non_null(strstr(text, "-42.9 % -- it does not hold"));
+    assert_non_null(strstr(text, "-42.9 %; no change would be off by +0.0 %; tolerance +-7.1 % (the "
+                                 "difference's 95 % CI) -- it does not agree"));
     assert_non_null(strstr(text, "one: no prediction from guest: it runs 1 guest"));
     assert_null(strstr(text, "What a buffer-pool miss adds")); /* no probe: not said */
     report_free(r);
@@ -471,8 +480,8 @@ static void predicted_from_the_miss_cost(void **state)
                                  "device; 0.00 buffer-pool misses per transaction, guest's 15.00, "
                                  "of them the chain's own 0.00 and 10.00, each costing 5.00 ms "
                                  "there), measured 10.00: -100.0 %"));
-    assert_non_null(strstr(text, "(tolerance 15 %). Its CPU contention held at guest's (guest's "
-                                 "CPU by task is not known). Its measured TPS says each of the 10.00 "
+    assert_non_null(strstr(text, "(the difference's 95 % CI) -- it does not agree. Its CPU contention held at "
+                                 "guest's (guest's CPU by task is not known). Its measured TPS says each of the 10.00 "
                                  "misses of the chain's own per transaction it saved was worth "));
     /* 2 + (100 - 20 - 100) / 10 = 0 ms, printed 0.00 or -0.00 */
     assert_non_null(strstr(text, "0.00 ms, against the probe's 5.00 ms."));
@@ -774,10 +783,12 @@ static void not_predicted_across_uncovered_keys(void **state)
     unbuild(&b);
 }
 
-/* A tolerance beyond 50 % judges nothing: arm 2's prediction (7.14 TPS
- * against 7.0 measured, -2 %) holds within 15 %; with two repeats whose CI
- * is +-3 TPS (2 x 3 / 7 = 86 %) it is shown, not judged -- neither "holds"
- * nor "does not hold" -- and the sentence says why. */
+/* The tolerance is the difference's own 95 % CI, sqrt(a^2 + g^2) -- no
+ * floor, not twice it -- and beyond 50 % it judges nothing: arm 2's
+ * prediction (7.14 TPS against 7.0 measured, -2 %) agrees within
+ * sqrt(5^2 + 5^2) = 7.1 %, where "no change" (guest's 10, -42.9 %) does
+ * not; with two repeats whose CI is +-4 TPS (57 %) it is shown, not judged
+ * -- neither "agrees" nor "does not agree" -- and the sentence says why. */
 static void too_uncertain_to_judge(void **state)
 {
     (void)state;
@@ -786,33 +797,74 @@ static void too_uncertain_to_judge(void **state)
     predict_arm(b.r, 0, 2, &p);
     assert_true(p.judged);
     assert_true(p.agrees);
-    assert_near(p.tolerance, PREDICT_TOLERANCE, 1e-12);
+    assert_false(p.cannot_tell);
+    assert_near(p.tolerance, sqrt(0.05 * 0.05 * 2), 1e-9);
+    assert_near(p.null_error, (7.0 - 10.0) / 7.0, 1e-9);
     struct report_cell *c = &b.r->variants[0].cells[2];
     c->per_guest_stats.n = 2;
-    c->per_guest_stats.ci95_half = 3.0;
+    c->per_guest_stats.ci95_half = 4.0;
     predict_arm(b.r, 0, 2, &p);
     assert_true(p.valid);
-    assert_near(p.tolerance, 6.0 / 7.0, 1e-9);
+    assert_near(p.tolerance, sqrt(4.0 / 7.0 * 4.0 / 7.0 + 0.05 * 0.05), 1e-9);
     assert_false(p.judged);
     assert_false(p.agrees);
     char text[4096];
     report_prediction_text(b.r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "-- not judged: the 95 % CIs are too wide (tolerance 86 %, twice the arms' 95 % CIs, "
-                                 "above 50 %: more repeats narrow it)."));
+    assert_non_null(strstr(text, "no change would be off by -42.9 %; tolerance +-57.4 % (the difference's "
+                                 "95 % CI) -- not judged: above 50 %, more repeats narrow it."));
     /* a CI that leaves the tolerance within 50 % is judged */
     c->per_guest_stats.ci95_half = 1.0;
     predict_arm(b.r, 0, 2, &p);
     assert_true(p.judged);
     assert_true(p.agrees);
-    /* the untuned guest's own spread widens it: 2 x sqrt(a^2 + g^2) */
+    /* the untuned guest's own spread widens it: sqrt(a^2 + g^2) */
     double a = 1.0 / p.measured;
     struct report_cell *g = &b.r->variants[0].cells[b.r->first_guest_arm];
     g->per_guest_stats.n = 2;
     g->per_guest_stats.ci95_half = 0.2 * g->per_guest_stats.mean;
     predict_arm(b.r, 0, 2, &p);
     assert_near(p.predicted_ci, 0.2 * p.predicted, 1e-9);
-    assert_near(p.tolerance, 2 * sqrt(a * a + 0.04), 1e-9);
-    assert_true(p.tolerance > 2 * a + 0.1);
+    assert_near(p.tolerance, sqrt(a * a + 0.04), 1e-9);
+    unbuild(&b);
+}
+
+/* "Agrees" must say more than "no change" would: tuned_memory measured
+ * guest's own 10 TPS per guest. Its prediction (14.29, -42.9 %) does not
+ * agree within 7.1 %; widen guest's CI until the model's error fits
+ * (45 %) and "no change" (0 %) fits too: the verdict is "cannot tell",
+ * never "agrees". The same data with the tuned arm measuring guest's TPS
+ * exactly: a prediction of no change would agree, one of +43 % cannot. */
+static void no_change_is_the_null_model(void **state)
+{
+    (void)state;
+    struct built b = build(false, false, false, false);
+    struct prediction p;
+    predict_arm(b.r, 0, 3, &p);
+    assert_true(p.judged);
+    assert_near(p.null_error, 0, 1e-9);
+    assert_false(p.agrees);
+    assert_false(p.cannot_tell);
+    struct report_cell *g = &b.r->variants[0].cells[b.r->first_guest_arm];
+    g->per_guest_stats.ci95_half = 0.45 * g->per_guest_stats.mean;
+    predict_arm(b.r, 0, 3, &p);
+    assert_true(p.judged);
+    assert_true(fabs(p.error) <= p.tolerance);
+    assert_true(p.cannot_tell);
+    assert_false(p.agrees);
+    char text[4096];
+    report_prediction_text(b.r, 0, text, sizeof(text));
+    assert_non_null(strstr(text, "no change would be off by +0.0 %"));
+    assert_non_null(strstr(text, "-- cannot tell from no change"));
+    struct report_table *tb = report_prediction_table(b.r, 0);
+    char *tt = NULL;
+    size_t tl = 0;
+    FILE *tf = open_memstream(&tt, &tl);
+    report_table_print(tb, REPORT_TABLE, tf, "");
+    fclose(tf);
+    assert_non_null(strstr(tt, "cannot tell"));
+    assert_null(strstr(tt, " agrees"));
+    free(tt);
+    report_table_free(tb);
     unbuild(&b);
 }
 
@@ -820,8 +872,8 @@ static void too_uncertain_to_judge(void **state)
  * and 13.2 against guest's 10 and 10), as slow as TPS ~ gauge^-3 says. Its
  * mean TPS per guest (3.55) is half the prediction (7.14); brought to one
  * speed (the fit over the repeats: e = -3 exactly, no residual) it is 0.7
- * of guest's, the model's w_G / w_A = 100 / 140: -2.0 %, judged against
- * 15 %, and it holds -- where the ratio of means cannot even be judged. */
+ * of guest's, the model's w_G / w_A = 100 / 140: -2.0 %, judged -- where
+ * the ratio of means is off by 90 % -- against the fit's own 95 % CI. */
 static void judged_at_one_speed(void **state)
 {
     (void)state;
@@ -841,13 +893,17 @@ static void judged_at_one_speed(void **state)
     assert_near(p.measured, (7 / 1.728) * (1 + 1 / 1.331) / 2, 1e-9);
     assert_true(p.error < -0.9);
     assert_near(p.error_at_speed, 1 - (0.100 / 0.140) / 0.7, 1e-9);
-    assert_near(p.tolerance, 0.15, 1e-12);
+    /* a perfect fit (no residual) leaves a tolerance of 0: -2 % is then
+     * an error the model makes, not noise */
+    assert_near(p.tolerance, 0, 1e-9);
     assert_true(p.judged);
-    assert_true(p.agrees);
+    assert_false(p.agrees);
+    assert_near(p.null_error_at_speed, 1 - 1 / 0.7, 1e-9);
     assert_near(p.predicted_at_speed, p.measured * (1 - p.error_at_speed), 1e-9);
     char text[8192];
     report_prediction_text(b.r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "; at one machine speed -2.0 % -- the prediction holds (tolerance 15 %)."));
+    assert_non_null(strstr(text, "; at one machine speed -2.0 %; no change would be off by -42.9 %; tolerance "
+                                 "+-0.0 % (the difference's 95 % CI) -- it does not agree."));
     assert_non_null(strstr(text, "over the run's 7 guest runs TPS per guest went as the gauge to the "
                                  "power -3.00 +- 0.00"));
     /* tuned_memory (w_A 50 ms with the probe): 2.0 against 0.7 x 2 = 1.4
@@ -880,6 +936,7 @@ int main(void)
         cmocka_unit_test(background_requests_as_cpu),
         cmocka_unit_test(machine_speed),
         cmocka_unit_test(judged_at_one_speed),
+        cmocka_unit_test(no_change_is_the_null_model),
         cmocka_unit_test(too_uncertain_to_judge),
         cmocka_unit_test(not_predicted_across_uncovered_keys),
     };
