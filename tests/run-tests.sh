@@ -7,7 +7,8 @@
 # shell tests: cli, lifecycle, image, guests, experiment, report. A test
 # passes with exit 0, is skipped with exit 77 (it must say why), fails
 # otherwise. With VBED_TEST_NO_SKIP=1 (CI) a skip counts as a failure.
-# VBED_TEST_FILTER=REGEX runs only the tests whose name matches. A suite
+# VBED_TEST_FILTER=REGEX runs only the tests whose name matches;
+# VBED_TEST_KEEP=1 keeps each test's directory (its path ends the log). A suite
 # that runs no test fails (unless a filter left none), and so does a unit
 # test file that is not executable. CI (CI=1 or VBED_TEST_NO_SKIP=1) refuses
 # VBED_UPDATE_GOLDEN: a golden file rewritten there would pass anything.
@@ -41,7 +42,8 @@ run_one() { # suite name command...
   ( cd "$VBED_SRC" && VBED_TEST_TMP=$tmp "$@" ) >"$log" 2>&1
   local rc=$? secs=$((SECONDS - start))
   times+=("$secs $suite/$name")
-  rm -rf "$tmp"
+  # VBED_TEST_KEEP=1: the test's directory stays for a look (its path in the log)
+  if [ "${VBED_TEST_KEEP:-0}" = 1 ]; then echo "kept: $tmp" >>"$log"; else rm -rf "$tmp"; fi
   if [ $rc -eq 0 ]; then
     pass=$((pass + 1)); printf 'PASS  %-10s %-40s %4ss\n' "$suite" "$name" "$secs"
   elif [ $rc -eq 77 ] && [ "${VBED_TEST_NO_SKIP:-0}" != 1 ]; then
