@@ -72,6 +72,7 @@ static struct json_object *jcell(const struct report_cell *c)
     json_object_object_add(o, "warmup_s", jnum(c->warmup_s));
     json_object_object_add(o, "warmup_mode", jstr(c->warmup_mode));
     json_object_object_add(o, "warmup_not_steady", json_object_new_int(c->warmup_not_steady));
+    json_object_object_add(o, "runs_not_shown_steady", json_object_new_int(c->runs_unshown));
     json_object_object_add(o, "host_steal_pct_max", jnum(c->host_steal_max));
     json_object_object_add(o, "host_other_cpu_pct_max", jnum(c->host_other_max));
     json_object_object_add(o, "guest_steal_pct_max", jnum(c->guest_steal_max));

@@ -25,15 +25,19 @@ static const char *fits_human(const char *f)
                                             : "-";
 }
 
-/* "yes", "no (1 of 3 runs)" or "-" (nothing recorded) */
+/* "yes", "no (1 of 3 runs)", "not shown (2 of 3 runs)" or "-" (nothing
+ * recorded): yes only where every run was shown steady */
 static const char *steady_human(char *buf, size_t len, const struct report_cell *c)
 {
     int bad = c->runs_drifted > c->warmup_not_steady ? c->runs_drifted : c->warmup_not_steady;
     if (c->drift_samples == 0 && isnan(c->warmup_s))
         return "-";
-    if (bad == 0)
+    if (bad > 0)
+        snprintf(buf, len, "no (%d of %zu runs)", bad, c->tps_stats.n);
+    else if (c->runs_unshown > 0)
+        snprintf(buf, len, "not shown (%d of %zu runs)", c->runs_unshown, c->tps_stats.n);
+    else
         return "yes";
-    snprintf(buf, len, "no (%d of %zu runs)", bad, c->tps_stats.n);
     return buf;
 }
 

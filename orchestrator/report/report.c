@@ -52,7 +52,9 @@ const char report_figures_rule[] =
     "Figures are means over guests and repeats. host cache after: the guest's data disk in the "
     "host page cache after the measure phase. drifting: guests whose TPS drifted over the measure "
     "phase beyond its own 95 % CI (batch means) and +-0.05 (results of an older vbed: beyond "
-    "+-0.1), of those checked. skew max: the largest gap between the starts of "
+    "+-0.1), of those checked. steady: yes where every run's targets were shown steady (the "
+    "drift's 95 % CI within +-5 %), not shown where none drifted but some CI was wider, no where "
+    "one drifted or a warm-up reached its cap. skew max: the largest gap between the starts of "
     "the guests' measure phases. fits in: the smallest cache that holds the working set (the "
     "largest over the targets). warm-up: the longest a target needed, mean over repeats. noise: "
     "the largest over the runs of the host's steal time and of the CPU of processes outside the "
@@ -247,7 +249,7 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     stats_summarize(c->per_guest, n_tps, &c->per_guest_stats);
     /* per run: drifted, warm-up (the longest target), noisy */
     bool *drifted = xcalloc(n_tps + 1, sizeof(bool)), *noisy = xcalloc(n_tps + 1, sizeof(bool)),
-         *unsteady = xcalloc(n_tps + 1, sizeof(bool));
+         *unsteady = xcalloc(n_tps + 1, sizeof(bool)), *unshown = xcalloc(n_tps + 1, sizeof(bool));
     double *warm = xcalloc(n_tps + 1, sizeof(double));
     for (size_t k = 0; k < n_tps; k++)
         warm[k] = NAN;
@@ -286,6 +288,8 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
             c->drifting += drift_beyond(s);
             if (k != SIZE_MAX && drift_beyond(s))
                 drifted[k] = true;
+            if (k != SIZE_MAX && !strcmp(s->steady, "unshown"))
+                unshown[k] = true;
         } else if (!strcmp(s->metric, "working_set_bytes")) {
             acc_add(&ws, s->value);
             int rank = fits_rank(s->fits);
@@ -345,6 +349,7 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     }
     for (size_t k = 0; k < n_tps; k++) {
         c->runs_drifted += drifted[k];
+        c->runs_unshown += unshown[k] && !drifted[k];
         c->noisy_runs += noisy[k];
         c->warmup_not_steady += unsteady[k];
         acc_add(&wu, warm[k]);
@@ -364,6 +369,7 @@ void report_fill_cell(const struct results_data *rd, int variant, struct report_
     free(drifted);
     free(noisy);
     free(unsteady);
+    free(unshown);
     free(warm);
     c->fits = fits >= 0 ? fits_order[fits] : "";
     c->fits_basis = basis;

@@ -73,6 +73,7 @@ struct report_cell {
     double skew_max_s;           /* measure_start_skew_s, the largest; NAN when absent */
     int drifting, drift_samples; /* steady_state_drift beyond the limit, of all */
     int runs_drifted;            /* counted runs with a target beyond the drift limit */
+    int runs_unshown;            /* ... and with a target not shown steady (none drifted) */
     /* where the data fits: the largest cache level any target needed
      * ("buffer_pool" < "guest_page_cache" < "host_page_cache" < "none"), "" unknown */
     const char *fits, *fits_basis;

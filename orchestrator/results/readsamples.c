@@ -26,7 +26,7 @@ static const char *const whens[] = {"before", "after", NULL};
 static const char *const fits_set[] = {"buffer_pool", "guest_page_cache", "host_page_cache",
                                        "none", NULL};
 static const char *const basis_set[] = {"estimate", "on_disk", "pool_frames", NULL};
-static const char *const yes_no[] = {"yes", "no", NULL};
+static const char *const steady_set[] = {"yes", "no", "unshown", NULL};
 static const char *const modes[] = {"auto", "fixed", NULL};
 static const char *const layers[] = {"workload", "innodb", "guest", "hypervisor", "host", NULL};
 
@@ -41,7 +41,7 @@ static const struct {
     {"accel", offsetof(struct results_sample, accel), results_accels},
     {"fits", offsetof(struct results_sample, fits), fits_set},
     {"basis", offsetof(struct results_sample, basis), basis_set},
-    {"steady", offsetof(struct results_sample, steady), yes_no},
+    {"steady", offsetof(struct results_sample, steady), steady_set},
     {"mode", offsetof(struct results_sample, mode), modes},
     {"layer", offsetof(struct results_sample, layer), layers},
 };

@@ -42,7 +42,8 @@ struct results_sample {
     char *fits;           /* labels.fits: "buffer_pool", "guest_page_cache", "host_page_cache", "none" or "" */
     char *basis;          /* labels.basis: "estimate", "on_disk" (older results: file
                              sizes), "pool_frames" (pages in use as 16 KiB frames) or "" */
-    char *steady;         /* labels.steady: "yes", "no" or "" */
+    char *steady;         /* labels.steady: "yes", "no", "unshown" (a measure phase's drift
+                             neither beyond its CI nor shown within +-5 %) or "" */
     char *mode;           /* labels.mode: "auto", "fixed" or "" */
     char *layer;          /* labels.layer: "workload", "innodb", "guest", "hypervisor", "host" or "" */
     char *device;         /* labels.device: a kernel block device name ("vda1") or "" */

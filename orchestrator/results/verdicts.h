@@ -15,6 +15,12 @@
  * written before that rule carry a label set by VERDICT_DRIFT_LIMIT. */
 #define VERDICT_DRIFT_FLOOR 0.05
 #define VERDICT_DRIFT_LIMIT 0.1
+/* ... and steady only where it is shown: the drift's 95 % CI lies within
+ * +-VERDICT_STEADY_EQUIV (|drift| + its half-width, an equivalence test).
+ * A drift neither beyond its CI nor shown within the margin is "not shown
+ * steady" (label steady = unshown): a CI of +-50 % rejects no drift and
+ * proves no steadiness. */
+#define VERDICT_STEADY_EQUIV 0.05
 
 /* warmup = auto: slices of this length; steady when two consecutive slices'
  * mean TPS are within VERDICT_SLICE_DELTA of each other AND the drift of

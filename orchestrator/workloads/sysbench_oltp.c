@@ -510,14 +510,20 @@ static void report_samples(struct wl_job *j, const struct sysbench_report *r)
     json_object_object_add(wl, "layer", json_object_new_string("workload"));
     samples_add(s, "measure_s", r->total_time_s, "s", g, src, ts, wl);
     samples_add(s, "reconnects_per_s", r->reconnects_per_s, "1/s", g, src, ts, NULL);
-    /* steady unless the drift lies beyond its own 95 % CI and the floor */
+    /* drifted where the drift lies beyond its own 95 % CI and the floor;
+     * steady only where its CI lies within +-VERDICT_STEADY_EQUIV; else
+     * not shown steady (verdicts.h) */
     size_t per = window_batch_len((double)j->cfg->report_interval);
     double half;
     double drift = window_drift_ci(r->intervals, r->n_intervals, per, &half);
-    bool steady = isnan(half) ? fabs(drift) <= VERDICT_DRIFT_LIMIT /* too short for batches */
-                              : fabs(drift) <= VERDICT_DRIFT_FLOOR || fabs(drift) <= half;
+    const char *verdict = window_steady_label(drift, half);
+    bool steady = strcmp(verdict, "no") != 0;
     json_object *label = json_object_new_object();
-    json_object_object_add(label, "steady", json_object_new_string(steady ? "yes" : "no"));
+    json_object_object_add(label, "steady", json_object_new_string(verdict));
+    if (!strcmp(verdict, "unshown"))
+        log_info("%s: TPS drifted by %+.1f%% over the measure phase, 95%% CI +-%.1f%%: not shown steady "
+                 "(that needs the CI within +-%.0f%%)",
+                 j->t->name, drift * 100, isfinite(half) ? half * 100 : NAN, VERDICT_STEADY_EQUIV * 100);
     samples_add(s, "steady_state_drift", drift, "ratio", g, src, ts, label);
     if (isfinite(half))
         samples_add(s, "steady_state_drift_ci", half, "ratio", g, src, ts, NULL);

@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include "util/xalloc.h"
+#include "results/verdicts.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 int window_common(const struct window_guest *g, size_t n, double interval, double duration,
@@ -175,4 +177,13 @@ double window_duration_for(const struct sysbench_interval *const iv[], const siz
         k++;
     double s = k * WINDOW_BATCH_S;
     return s < lo ? lo : s > hi ? hi : s;
+}
+
+const char *window_steady_label(double drift, double half)
+{
+    bool steady = isnan(half) ? fabs(drift) <= VERDICT_DRIFT_LIMIT /* too short for batches */
+                              : fabs(drift) <= VERDICT_DRIFT_FLOOR || fabs(drift) <= half;
+    if (!steady)
+        return "no";
+    return isfinite(half) && fabs(drift) + half <= VERDICT_STEADY_EQUIV ? "yes" : "unshown";
 }
