@@ -168,11 +168,11 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vbed $(DESTDIR)$(MANDIR)/vbed.1 $(DESTDIR)$(COMPLETIONDIR)/vbed
 	rm -rf $(DESTDIR)$(DATADIR)
 
-# the key reference in README.md comes from the key table
+# the key reference in docs/keys.md comes from the key table
 readme-keys: vbed
 	./vbed help keys --markdown > build/keys.md
-	awk 'BEGIN{skip=0} /<!-- keys:begin -->/{print; while ((getline l < "build/keys.md") > 0) print l; skip=1; next} /<!-- keys:end -->/{skip=0} !skip' README.md > build/README.md
-	mv build/README.md README.md
+	awk 'BEGIN{skip=0} /<!-- keys:begin -->/{print; while ((getline l < "build/keys.md") > 0) print l; skip=1; next} /<!-- keys:end -->/{skip=0} !skip' docs/keys.md > build/keys-doc.md
+	mv build/keys-doc.md docs/keys.md
 
 clean:
 	rm -rf build vbed

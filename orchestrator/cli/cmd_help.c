@@ -55,7 +55,7 @@ static int topic_completion(const struct cli_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_help_topic cmd_help_topics[] = {
-    {"keys", "[--markdown]", "every scenario key (--markdown: the README's table)",
+    {"keys", "[--markdown]", "every scenario key (--markdown: docs/keys.md's table)",
      topic_keys},
     {"exit-codes", "", "vbed's exit codes", topic_exit_codes},
     {"environment", "", "the environment variables vbed reads", topic_environment},

@@ -36,7 +36,7 @@ void cmd_report_usage(FILE *out)
                  "transaction split into CPU, compression CPU, read and write waits and the\n"
                  "rest; and each guest arm's gap to the host arm in points of loss, with a\n"
                  "residual the model does not explain, in sentences and a stacked bar per\n"
-                 "variant (see README.md, \"Where the time goes\").\n\n"
+                 "variant (see docs/method.md, \"Where the time goes\").\n\n"
                  "A results directory is checked as it is read: a name that is not one (an\n"
                  "arm, a variant label) makes vbed refuse it (exit 2), naming the file and the\n"
                  "value; a sample with a label out of its set is skipped.\n\n"

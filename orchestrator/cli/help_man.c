@@ -312,6 +312,6 @@ void help_man_print(FILE *out, const struct cli_ctx *ctx)
     fputs(".SH FILES\n", out);
     print_docs(out, cli_files, "I");
     fputs(".SH SEE ALSO\n.BR virsh (1),\n.BR qemu\\-img (1),\n.BR sysbench (1),\n.BR fio (1);\n"
-          "README.md and results/README.md in vbed's source tree.\n",
+          "README.md, docs/ and results/README.md in vbed's source tree.\n",
           out);
 }

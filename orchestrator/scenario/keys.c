@@ -1,7 +1,7 @@
 /* keys.c: the scenario key table, and parsing one value of one key.
  *
  * Add a key here and it is parsed, validated, listed by `vbed help keys`
- * and documented in the README (make readme-keys) without another edit. */
+ * and documented in docs/keys.md (make readme-keys) without another edit. */
 #include "scenario/keys.h"
 
 #include "scenario/hosturi.h"
@@ -117,7 +117,7 @@ const struct key_def key_table[] = {
     {"cv_target", KT_INT, NULL, 1, 100, "5", "percent", KEY_BOTH, KF_GLOBAL_ONLY, OFF(cv_target),
      "Target coefficient of variation of TPS when repeats = auto."},
     {"compression", KT_ENUM, compression_choices, 0, 0, "none", NULL, KEY_BOTH, KF_LIST, OFF(compression),
-     "InnoDB compression of the sysbench tables: row-zlib is ROW_FORMAT=COMPRESSED; page-* is PAGE_COMPRESSED=1 with that algorithm. Its effect is checked on sbtest1 only (compression_ratio: sbtest1 against an uncompressed copy of its rows, made where the tables were loaded: a guest that copied them takes that copy's size)."},
+     "InnoDB compression of the sysbench tables: row-zlib is ROW_FORMAT=COMPRESSED; page-* is PAGE_COMPRESSED=1 with that algorithm. Its effect is checked on sbtest1 only (compression_ratio: row-zlib by pages in use, against the same rows in an uncompressed table built as sysbench builds sbtest1, where the tables were loaded -- a guest that copied them takes that reference; at most 16 / key_block_size; page-*: file size against allocated blocks)."},
     {"key_block_size", KT_ENUM, kbs_choices, 0, 0, "8", "KiB", KEY_BOTH, KF_LIST, OFF(key_block_size),
      "KEY_BLOCK_SIZE of row-zlib tables (8 as in the reference paper)."},
     {"buffer_pool", KT_SIZE, NULL, 8 * MiB, TiB, "128M", "bytes", KEY_BOTH, KF_LIST | KF_AUTO, OFF(buffer_pool),
