@@ -6,6 +6,7 @@
 #include "image/image.h"
 #include "scenario/keys.h"
 #include "image/inspect.h"
+#include "image/postmortem.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "image/recipe.h"
@@ -236,6 +237,14 @@ int cmd_image(struct cli_ctx *ctx, int argc, char **argv)
         if (parse(argc, argv, &o, 0, KEY_HOSTS_COUNT_MAX) < 0)
             return EXIT_USAGE;
         return push(ctx, &o, argc - optind, argv + optind);
+    }
+    if (!strcmp(sub, "postmortem")) { /* vbed run's, with a deadline (image/postmortem.h) */
+        if (parse(argc, argv, &o, 2, 2) < 0)
+            return EXIT_USAGE;
+        signals_install();
+        return postmortem_guest(argv[optind], argv[optind + 1], accel_local_kvm(NULL) == ACCEL_KVM_WORKS) < 0
+                   ? EXIT_FAILED
+                   : EXIT_OK;
     }
     log_error("'%s' is not an image command (build, list, rm, path, verify, push).", sub);
     return EXIT_USAGE;

@@ -397,7 +397,7 @@ static void teardown_guests(struct guest_run *gr, bool failed)
         /* a guest that failed on its own: its journal tells why (local pools) */
         if (failed && g->phase == GP_FAILED && g->t_start > 0 && !signals_interrupted() &&
             !hv_get_info(h->hv)->remote && !strstr(g->error, "another guest"))
-            postmortem_guest(g->lay.root_path, gr->dirs[i], accel_local_kvm(NULL) == ACCEL_KVM_WORKS);
+            postmortem_guest_bounded(g->lay.root_path, gr->dirs[i], POSTMORTEM_TIMEOUT_S);
         guest_teardown(g, h->st, gr->dirs[i], r->o->keep);
     }
 }

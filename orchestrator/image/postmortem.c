@@ -5,6 +5,7 @@
 #include "scenario/mycnf.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/spawn.h"
 
 #include <limits.h>
 
@@ -37,4 +38,24 @@ int postmortem_guest(const char *root_overlay, const char *dir, bool kvm_works)
 cleanup:
     inspect_close(in);
     return rc;
+}
+
+int postmortem_guest_bounded(const char *root_overlay, const char *dir, long timeout_s)
+{
+    char log_path[PATH_MAX];
+    path_join(log_path, sizeof(log_path), dir, "postmortem.log");
+    const char *argv[] = {"/proc/self/exe", "image", "postmortem", root_overlay, dir, NULL};
+    struct spawn_opts o = {.timeout = timeout_s, .log_path = log_path, .quiet = 1};
+    int rc = spawn_run(argv, &o);
+    if (rc == SPAWN_TIMEOUT) {
+        log_warn("the failed guest's logs could not be read out of %s within %ld s (libguestfs): "
+                 "left unread (%s)",
+                 root_overlay, timeout_s, log_path);
+        return -1;
+    }
+    if (rc != 0) {
+        log_warn("the failed guest's logs could not be read out of %s (%s)", root_overlay, log_path);
+        return -1;
+    }
+    return 0;
 }
