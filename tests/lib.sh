@@ -17,9 +17,19 @@ expect_rc() {
   fi
 }
 
-contains() { # HAYSTACK NEEDLE
+contains() { # HAYSTACK NEEDLE -- also across a report's wrapped prose
   case $1 in *"$2"*) return 0 ;; esac
+  case $(unwrapped "$1") in *"$2"*) return 0 ;; esac
   echo "expected to find: $2" >&2; echo "in: $1" >&2; return 1
+}
+# a report's text with its wrapped lines joined: a continuation line is
+# indented four spaces deeper than the line it continues (report/format_text.c)
+unwrapped() {
+  printf '%s\n' "$1" | awk '
+    { match($0, /^ *(- )?/); ind = RLENGTH }
+    have && line != "" && ind == pind + 4 && $0 !~ /^ *\|/ { line = line " " substr($0, ind + 1); next }
+    { if (have) print line; line = $0; pind = ind; have = 1 }
+    END { if (have) print line }'
 }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }

@@ -18,8 +18,11 @@
 
 void cmd_report_usage(FILE *out)
 {
-    fprintf(out, "usage: vbed report [--format=FORMAT] [--no-html] [-o DIR] RESULTS_DIR\n\n"
-                 "Reads a results directory of `vbed run` (meta.json, samples.jsonl) and prints,\n"
+    fprintf(out, "usage: vbed report [--format=FORMAT] [--no-html] [--explain] [-o DIR] RESULTS_DIR\n\n"
+                 "Starts with the answer: per variant, how much each guest arm loses against\n"
+                 "the host per guest, the parts that explain most of it, what each tuning wins\n"
+                 "against the untuned guest, the predictions' verdicts and the one caveat that\n"
+                 "matters most. Then it reads on: a results directory of `vbed run` (meta.json, samples.jsonl) and prints,\n"
                  "per variant, the TPS of every arm (mean, 95%% confidence interval, n, sd, CV)\n"
                  "and per guest, the ratios of mean TPS (each arm / the host arm, each later\n"
                  "guest arm / the first guest arm: per guest when the arms run different\n"
@@ -72,6 +75,8 @@ const struct cli_option cmd_report_options[] = {
      "table (default), csv (= summary.csv), json, markdown"},
     {"no-html", CLI_LONG_ONLY('N'), NULL, CLI_VALUE_NONE, NULL,
      "write summary.csv only: no plots, no report.html"},
+    {"explain", CLI_LONG_ONLY('E'), NULL, CLI_VALUE_NONE, NULL,
+     "print the definitions of the figures and each prediction's arithmetic (docs/method.md)"},
     {"output", 'o', "DIR", CLI_VALUE_DIR, NULL,
      "write summary.csv, report.html and the plots into DIR (made if missing)"},
     {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
@@ -86,7 +91,8 @@ const struct cli_option cmd_compare_options[] = {
 /* Options of report (all) and compare (--format only); returns the index
  * of the first operand or -1 (reported). */
 static int parse_options(int argc, char **argv, const char *cmd, bool report,
-                         enum report_format *format, bool *no_html, const char **out_dir)
+                         enum report_format *format, bool *no_html, bool *explain,
+                         const char **out_dir)
 {
     struct cli_getopt g;
     cli_getopt_init(&g, report ? cmd_report_options : cmd_compare_options, "");
@@ -101,6 +107,9 @@ static int parse_options(int argc, char **argv, const char *cmd, bool report,
             break;
         case CLI_LONG_ONLY('N'):
             *no_html = true;
+            break;
+        case CLI_LONG_ONLY('E'):
+            *explain = true;
             break;
         case 'o':
             *out_dir = optarg;
@@ -140,9 +149,9 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
     (void)ctx;
     enum report_format format = REPORT_TABLE;
-    bool no_html = false;
+    bool no_html = false, explain = false;
     const char *out_dir = NULL;
-    int first = parse_options(argc, argv, "report", true, &format, &no_html, &out_dir);
+    int first = parse_options(argc, argv, "report", true, &format, &no_html, &explain, &out_dir);
     if (first < 0)
         return EXIT_USAGE;
     if (argc - first != 1) {
@@ -157,6 +166,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
     if (!out_dir)
         out_dir = dir;
     struct report *r = report_build(rd);
+    r->explain = explain;
     report_print(r, format, stdout);
     fflush(stdout);
 
@@ -193,9 +203,9 @@ int cmd_compare(struct cli_ctx *ctx, int argc, char **argv)
 {
     (void)ctx;
     enum report_format format = REPORT_TABLE;
-    bool no_html = false;
+    bool no_html = false, explain = false;
     const char *out_dir = NULL;
-    int first = parse_options(argc, argv, "compare", false, &format, &no_html, &out_dir);
+    int first = parse_options(argc, argv, "compare", false, &format, &no_html, &explain, &out_dir);
     if (first < 0)
         return EXIT_USAGE;
     if (argc - first != 2) {

@@ -3,6 +3,7 @@
  * scaling), which report.html shows too, and the table and markdown
  * formats that lay them out with the notes; and report_print(), which
  * sends csv and json to format_csv.c and format_json.c. */
+#include "report/answer.h"
 #include "report/format.h"
 #include "report/predict.h"
 #include "report/speedfit.h"
@@ -390,6 +391,45 @@ static void miss_costs(const struct report *r, size_t variant, char *buf, size_t
         buf[0] = '\0';
 }
 
+void report_prediction_brief(const struct report *r, size_t variant, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t a = 0; a < r->rd->n_arms && used + 1 < len; a++) {
+        if (!r->variants[variant].cells[a].layers.guest || (int)a == r->first_guest_arm ||
+            !r->variants[variant].cells[a].layers.targets)
+            continue;
+        struct prediction p;
+        predict_arm(r, variant, a, &p);
+        const char *name = r->rd->arms[a].name;
+        const char *from = r->first_guest_arm >= 0 ? r->rd->arms[r->first_guest_arm].name : "";
+        char line[512];
+        if (!p.valid) {
+            snprintf(line, sizeof(line), "%s: no prediction from %s: %s.", name, from, p.why);
+        } else if (!isfinite(p.error)) {
+            snprintf(line, sizeof(line), "%s: predicted %.2f TPS per guest from %s's budget.", name,
+                     p.predicted, from);
+        } else {
+            char one[48] = "", tail[160];
+            if (p.speed_fitted)
+                snprintf(one, sizeof(one), "; at one machine speed %+.1f %%", 100 * p.error_at_speed);
+            double null = p.speed_fitted ? p.null_error_at_speed : p.null_error;
+            if (p.single_repeat)
+                snprintf(tail, sizeof(tail), " -- not judged: one run, no CI");
+            else
+                snprintf(tail, sizeof(tail), "; no change %+.1f %%; tolerance +-%.1f %% -- %s", 100 * null,
+                         100 * p.tolerance,
+                         !p.judged ? "not judged (above 50 %)"
+                         : p.agrees ? "agrees, and no change does not"
+                         : p.cannot_tell ? "cannot tell from no change"
+                                         : "does not agree");
+            snprintf(line, sizeof(line), "%s: predicted %.2f TPS per guest from %s's budget, measured %.2f: "
+                     "%+.1f %%%s%s.", name, p.predicted, from, p.measured, 100 * p.error, one, tail);
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "\n" : "", line);
+    }
+}
+
 void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len)
 {
     size_t used = 0;
@@ -617,14 +657,49 @@ void report_gap_text(const struct report *r, size_t variant, char *buf, size_t l
     }
 }
 
-/* each line of text (cut in place), after prefix */
+/* A line of prose no wider than REPORT_WIDTH: s after prefix, wrapped at
+ * spaces, continuation lines indented four spaces past the prefix (a word longer than
+ * the width stays whole). */
+#define REPORT_WIDTH 150
+static void print_wrapped(FILE *out, const char *s, const char *prefix)
+{
+    size_t indent = strlen(prefix), room = REPORT_WIDTH > indent + 20 ? REPORT_WIDTH - indent : 20;
+    const char *pad = "";
+    size_t pad_n = 0;
+    bool first = true;
+    while (*s) {
+        size_t n = strlen(s), cut = n;
+        size_t width = first ? room : room - 4;
+        if (n > width) {
+            cut = width;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0) { /* one long word: up to the next space */
+                cut = width;
+                while (s[cut] && s[cut] != ' ')
+                    cut++;
+            }
+        }
+        fprintf(out, "%s%*s%.*s\n", first ? prefix : pad, (int)pad_n, "", (int)cut, s);
+        if (first) {
+            pad = "";
+            pad_n = indent + 4;
+        }
+        first = false;
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+/* each line of text (cut in place), after prefix, wrapped */
 static void print_lines(FILE *out, char *text, const char *prefix)
 {
     for (char *line = text, *next; line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        fprintf(out, "%s%s\n", prefix, line);
+        print_wrapped(out, line, prefix);
     }
 }
 
@@ -666,7 +741,10 @@ static void print_gap_text(const struct report *r, size_t v, enum report_format 
         print_lines(out, text, md ? "- " : ind);
     }
     t = report_prediction_table(r, v);
-    report_prediction_text(r, v, text, sizeof(text));
+    if (r->explain)
+        report_prediction_text(r, v, text, sizeof(text));
+    else
+        report_prediction_brief(r, v, text, sizeof(text));
     if (t->nrows || *text)
         fprintf(out, "\n%sPredicted from the untuned guest's budget\n", md ? "### " : ind);
     if (t->nrows) {
@@ -696,16 +774,29 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         fprintf(out, "%sWARNING: accel is tcg.%s %s\n", md ? "> **" : "", md ? "**" : "", warn);
     else
         fprintf(out, "accel: %s\n", *rd->accel ? rd->accel : "unknown");
+    /* the answer first, per variant */
+    for (size_t v = 0; v < rd->n_variants; v++) {
+        char answer[4096];
+        report_answer_text(r, v, answer, sizeof(answer));
+        if (!*answer)
+            continue;
+        if (rd->n_variants > 1)
+            fprintf(out, "%sAnswer, variant %d: %s\n%s", md ? "\n## " : "\n", r->variants[v].variant->index,
+                    r->variants[v].variant->label, md ? "\n" : "");
+        else
+            fprintf(out, "%sAnswer\n%s", md ? "\n## " : "\n", md ? "\n" : "");
+        print_lines(out, answer, md ? "- " : "  ");
+    }
     if (*rd->order_mode && rd->has_order_seed)
         fprintf(out, "%srun order: %s (seed %lld)\n", md ? "\n" : "", rd->order_mode,
                 (long long)rd->order_seed);
     else if (*rd->order_mode)
         fprintf(out, "%srun order: %s\n", md ? "\n" : "", rd->order_mode);
-    if (strstr(r->headline, "MB/s"))
+    if (r->explain && strstr(r->headline, "MB/s"))
         fprintf(out, "%s%s\n", md ? "\n" : "", report_mbps_rule);
-    if (strstr(r->headline, "TPS"))
+    if (r->explain && strstr(r->headline, "TPS"))
         fprintf(out, "%s%s\n", md ? "\n" : "", report_tps_rule);
-    if (r->headline_other)
+    if (r->explain && r->headline_other)
         fprintf(out, "%s%s\n", md ? "\n" : "", report_other_rule);
     for (size_t v = 0; v < rd->n_variants; v++) {
         char ratios[1024];
@@ -716,10 +807,18 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         report_table_free(t);
         report_ratios_text(r, v, ratios, sizeof(ratios));
         if (*ratios)
-            fprintf(out, "\n%sRatios of mean %s: %s\n", md ? "" : "  ", r->headline, ratios);
+        {
+            char line[1200];
+            snprintf(line, sizeof(line), "Ratios of mean %s: %s", r->headline, ratios);
+            fputs("\n", out);
+            print_wrapped(out, line, md ? "" : "  ");
+        }
         speed_ratios_text(r, v, ratios, sizeof(ratios));
-        if (*ratios)
-            fprintf(out, "%s%s\n", md ? "\n" : "  ", ratios);
+        if (*ratios) {
+            if (md)
+                fputs("\n", out);
+            print_wrapped(out, ratios, md ? "" : "  ");
+        }
         fputs("\n", out);
         t = report_conditions_table(r, v);
         report_table_print(t, f, out, md ? "" : "  ");
@@ -730,8 +829,10 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         report_table_free(t);
         char ps[2048];
         report_pscost_text(r, v, ps, sizeof(ps));
-        if (*ps)
-            fprintf(out, "\n%s%s\n", md ? "" : "  ", ps);
+        if (*ps) {
+            fputs("\n", out);
+            print_wrapped(out, ps, md ? "" : "  ");
+        }
         if (r->has_layers)
             print_gap_text(r, v, f, out);
     }
@@ -740,7 +841,8 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         fprintf(out, "\n%sScaling with the number of guests\n\n", md ? "## " : "");
         report_table_print(sc, f, out, md ? "" : "  ");
         report_table_free(sc);
-        fprintf(out, "\n%s%s\n", md ? "" : "  ", report_scaling_rule);
+        if (r->explain)
+            fprintf(out, "\n%s%s\n", md ? "" : "  ", report_scaling_rule);
     }
     struct report_table *ht = report_hosts_table(r);
     if (ht) {
@@ -748,13 +850,18 @@ static void print_text(const struct report *r, enum report_format f, FILE *out)
         report_table_print(ht, f, out, md ? "" : "  ");
         report_table_free(ht);
     }
-    fprintf(out, "\n%s\n", report_figures_rule);
-    if (r->has_layers)
-        fprintf(out, "\n%s\n\n%s\n", report_gap_rule, report_prediction_rule);
+    if (r->explain) {
+        fprintf(out, "\n%s\n", report_figures_rule);
+        if (r->has_layers)
+            fprintf(out, "\n%s\n\n%s\n", report_gap_rule, report_prediction_rule);
+    } else {
+        fputs("\n", out);
+        print_wrapped(out, report_method_pointer, "");
+    }
     if (r->n_notes) {
         fprintf(out, "\n%sNotes\n%s", md ? "## " : "", md ? "\n" : "");
         for (size_t i = 0; i < r->n_notes; i++)
-            fprintf(out, "%s%s\n", md ? "- " : "  - ", r->notes[i].text);
+            print_wrapped(out, r->notes[i].text, md ? "- " : "  - ");
     }
 }
 

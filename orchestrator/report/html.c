@@ -3,6 +3,7 @@
  * their ids prefixed so that several plots can live in one page, and
  * inlined. */
 #include "report/html.h"
+#include "report/answer.h"
 #include "report/speedfit.h"
 #include "util/xalloc.h"
 
@@ -30,7 +31,10 @@ static const char style[] =
     "th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".warning{background:#fff3cd;border:2px solid #d39e00;padding:.7em 1em;font-weight:bold}"
     ".muted{color:#666}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
-    "figcaption{color:#444;font-size:.95em}pre{background:#f7f7f7;padding:.8em;overflow:auto}";
+    "figcaption{color:#444;font-size:.95em}pre{background:#f7f7f7;padding:.8em;overflow:auto}"
+    "#answer{background:#e8f4ea;border-left:6px solid #1b7837;padding:.2em 1em .6em}"
+    "#answer ul{margin:.3em 0}details{margin:.6em 0}summary{cursor:pointer;font-weight:bold}"
+    "@media print{details{display:block}}";
 
 /* The one way text reaches the page. */
 static void html_text(FILE *out, const char *s)
@@ -198,6 +202,33 @@ static void header(FILE *out, const struct report *r)
     }
 }
 
+static void html_lines(FILE *out, char *text);
+
+/* Each variant's answer (answer.h) as a list, in the first screen */
+static void answer(FILE *out, const struct report *r)
+{
+    bool any = false;
+    for (size_t v = 0; v < r->rd->n_variants; v++) {
+        char text[4096], title[512];
+        report_answer_text(r, v, text, sizeof(text));
+        if (!*text)
+            continue;
+        if (!any)
+            fputs("<section id=\"answer\">\n<h2>Answer</h2>\n", out);
+        any = true;
+        if (r->rd->n_variants > 1) {
+            snprintf(title, sizeof(title), "Variant %d: %s", r->variants[v].variant->index,
+                     r->variants[v].variant->label);
+            fputs("<h3>", out);
+            html_text(out, title);
+            fputs("</h3>\n", out);
+        }
+        html_lines(out, text);
+    }
+    if (any)
+        fputs("</section>\n", out);
+}
+
 /* The plot of a variant's time split (plot.c's gap-<index>.svg), or -1. */
 static long gap_plot(const struct plot_set *plots, int index)
 {
@@ -230,11 +261,11 @@ static void html_lines(FILE *out, char *text)
 static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots)
 {
     int rc = 0;
-    fputs("<h3>Layers, per transaction</h3>\n", out);
+    fputs("<details><summary>Layers, per transaction</summary>\n", out);
     struct report_table *t = report_layers_table(r, v);
     html_table(out, t);
     report_table_free(t);
-    fputs("<h3>Where the time goes, per thread and transaction</h3>\n", out);
+    fputs("</details>\n<details><summary>Where the time goes, per thread and transaction (ms)</summary>\n", out);
     t = report_time_table(r, v);
     html_table(out, t);
     report_table_free(t);
@@ -244,6 +275,7 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
         html_table(out, t);
     }
     report_table_free(t);
+    fputs("</details>\n", out);
     t = report_gap_table(r, v);
     if (t->nrows)
         html_table(out, t);
@@ -252,7 +284,10 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
     report_gap_text(r, v, text, sizeof(text));
     html_lines(out, text);
     t = report_prediction_table(r, v);
-    report_prediction_text(r, v, text, sizeof(text));
+    if (r->explain)
+        report_prediction_text(r, v, text, sizeof(text));
+    else
+        report_prediction_brief(r, v, text, sizeof(text));
     if (t->nrows || *text)
         fputs("<h3>Predicted from the untuned guest&apos;s budget</h3>\n", out);
     if (t->nrows)
@@ -290,12 +325,14 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
             html_text(out, ratios);
             fputs("</p>\n", out);
         }
+        fputs("<details><summary>How each arm was measured, and the figures that explain it</summary>\n", out);
         t = report_conditions_table(r, v);
         html_table(out, t);
         report_table_free(t);
         t = report_figures_table(r, v);
         html_table(out, t);
         report_table_free(t);
+        fputs("</details>\n", out);
         char ps[2048];
         report_pscost_text(r, v, ps, sizeof(ps));
         if (*ps) {
@@ -311,19 +348,25 @@ static int variants(FILE *out, const struct report *r, const struct plot_set *pl
         fputs("<h2>Scaling with the number of guests</h2>\n", out);
         html_table(out, sc);
         report_table_free(sc);
-        fputs("<p class=\"muted\">", out);
-        html_text(out, report_scaling_rule);
-        fputs("</p>\n", out);
+        if (r->explain) {
+            fputs("<p class=\"muted\">", out);
+            html_text(out, report_scaling_rule);
+            fputs("</p>\n", out);
+        }
     }
     fputs("<p class=\"muted\">", out);
-    html_text(out, report_tps_rule);
-    fputs(" ", out);
-    html_text(out, report_figures_rule);
-    if (r->has_layers) {
+    if (r->explain) {
+        html_text(out, report_tps_rule);
         fputs(" ", out);
-        html_text(out, report_gap_rule);
-        fputs(" ", out);
-        html_text(out, report_prediction_rule);
+        html_text(out, report_figures_rule);
+        if (r->has_layers) {
+            fputs(" ", out);
+            html_text(out, report_gap_rule);
+            fputs(" ", out);
+            html_text(out, report_prediction_rule);
+        }
+    } else {
+        html_text(out, report_method_pointer);
     }
     fputs("</p>\n", out);
     return rc;
@@ -368,7 +411,8 @@ int html_write_report(const struct report *r, const struct plot_set *plots, int 
         return -1;
     int rc = 0;
     header(out, r);
-    /* the answer at a glance first: the bars, then the tables, then the rest */
+    /* the answer first, in words and then the bars; the tables below */
+    answer(out, r);
     if (plots->n > 0)
         rc |= figure(out, plots, 0);
     else {

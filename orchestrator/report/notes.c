@@ -305,15 +305,12 @@ static void note_speed(struct report *r, size_t *cap)
     n->value = r->speed_index_hi - r->speed_index_lo;
     n->limit = VERDICT_SPEED_SPREAD;
     n->text = xasprintf("this machine's CPU ran at %.2f to %.2f of its median speed over the %zu "
-                        "runs (a fixed zlib job once a second during each measure phase, timed by "
-                        "its own CPU clock: the CPU speed column): a ratio between two arms carries "
-                        "up to %.0f %% of the machine's besides their configurations'%s",
+                        "runs (the CPU speed column): a ratio between two arms carries up to %.0f %% "
+                        "of the machine's besides their configurations'%s",
                         r->speed_index_lo, r->speed_index_hi, r->speed_runs,
                         100 * (r->speed_index_hi / r->speed_index_lo - 1),
                         results_is_tcg(r->rd)
-                            ? "; guests under TCG carry several times that (a gauge 15 % slower "
-                              "has come with 40 % fewer transactions a second in the same "
-                              "configuration: docs/method.md, The machine's speed)."
+                            ? "; guests under TCG several times that (docs/method.md, The machine's speed)."
                             : ".");
 }
 
@@ -363,9 +360,8 @@ static void notes_shared_cpus(struct report *r, size_t *cap)
             n->arm = c->arm->name;
             n->text = xasprintf(
                 "arm %s, variant %d: its %d guests ran with their vCPUs %s, sharing the host's "
-                "CPUs (%s). On a 2-CPU host without KVM, two such guests spent a third more vCPU time per "
-                "transaction than with their vCPUs pinned, and that hid a tuning's effect: read "
-                "its ratios to pinned arms with care (docs/method.md, Placement).",
+                "CPUs (%s); unpinned guests have taken a third more vCPU time per transaction "
+                "here: read its ratios to pinned arms with care (docs/method.md, Placement).",
                 c->arm->name, r->variants[v].variant->index, c->guests,
                 !strcmp(c->pin, "mixed") ? "pinned in some runs only" : "not pinned",
                 run && *run->pin_reason ? run->pin_reason : "no reason recorded");

@@ -118,6 +118,11 @@ const char report_prediction_rule[] =
     "Where the tolerance exceeds 50 % (few repeats that differ), or where either arm ran one repeat (its "
     "run-to-run spread unknown), it is not judged.";
 
+const char report_method_pointer[] =
+    "Every figure is defined in docs/method.md of vbed's source (the figures; where the time goes; "
+    "the prediction); `vbed report --explain` prints the definitions and each prediction's "
+    "arithmetic here.";
+
 const char report_gap_rule[] =
     "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "
     "serving it -- spends w = k x I / N seconds per transaction (k threads, I the interval the "

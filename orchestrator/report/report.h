@@ -166,6 +166,10 @@ struct report {
     struct report_scaling *scaling;
     size_t n_scaling;
     bool has_layers; /* some arm has per-layer counters (gap.h): show them */
+    /* print the method's paragraphs and each prediction's arithmetic
+     * (vbed report --explain); else a line that names docs/method.md and
+     * one line per prediction */
+    bool explain;
     /* host_speed_unit_ms over every counted run: the median, and the
      * slowest and fastest run as indices (median / the run's); NAN without */
     double speed_median_ms, speed_index_lo, speed_index_hi;
@@ -248,6 +252,11 @@ void report_budget_text(const struct report *r, size_t variant, char *buf, size_
 struct report_table *report_prediction_table(const struct report *r, size_t variant);
 /* The same as sentences, one per line. */
 void report_prediction_text(const struct report *r, size_t variant, char *buf, size_t len);
+/* The same, one short line per tuned arm: predicted, measured, the errors
+ * of the model and of "no change", the tolerance and the verdict. */
+void report_prediction_brief(const struct report *r, size_t variant, char *buf, size_t len);
+/* The report's line that names where its figures are defined. */
+extern const char report_method_pointer[];
 /* What performance_schema's instruments cost each arm that measured it
  * (ps_cost), one sentence; "" when none did. */
 void report_pscost_text(const struct report *r, size_t variant, char *buf, size_t len);

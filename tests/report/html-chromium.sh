@@ -62,4 +62,21 @@ for c in "27 158 119 host" "217 95 2 guest" "117 112 179 tuned" "228 228 228 war
   p=$(pixels "$VBED_TEST_TMP/report.png" "$1" "$2" "$3")
   [ "$p" -ge 2000 ] || fail "the screenshot shows only $p pixels of the $4 colour ($1,$2,$3)"
 done
-echo "report.html: $n_svg inline plots, no console messages, $n colours on screen"
+# the answer first: its section (background #e8f4ea) fills part of the
+# first 1280 x 800 screen, ahead of every table; the detailed tables start
+# folded (no <details open>)
+shoot_first() {
+  local profile; profile=$(mktemp -d "$VBED_TEST_TMP/profile.XXXXXX")
+  timeout 180 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$profile" --screenshot="$2" --window-size=1280,800 "file://$1" >"$2.log" 2>&1 ||
+    { cat "$2.log"; fail "chromium could not take the first screen of $1"; }
+}
+shoot_first "$html" "$VBED_TEST_TMP/first.png"
+a=$(pixels "$VBED_TEST_TMP/first.png" 232 244 234)
+[ "$a" -ge 20000 ] || fail "the answer's section shows $a pixels in the first 1280 x 800 screen"
+awk '/<section id="answer">/ {a = NR} /<table/ && !t {t = NR} END {exit !(a && t && a < t)}' "$html" ||
+  fail "the answer does not come before the first table"
+[ "$(grep -c '<details>' "$html")" -ge 1 ] || fail "no folded details"
+grep -q '<details open' "$html" && fail "a details section starts open"
+echo "report.html: $n_svg inline plots, no console messages, $n colours on screen; the answer: $a pixels of the first screen"

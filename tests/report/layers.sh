@@ -49,7 +49,7 @@ for v in 1 2; do
   done
 done
 page=$(cat "$html")
-for s in "<h3>Layers, per transaction</h3>" "<h3>Where the time goes, per thread and transaction</h3>" \
+for s in "<summary>Layers, per transaction</summary>" "<summary>Where the time goes, per thread and transaction (ms)</summary>" \
          "guest loses 95.1 % of host&apos;s TPS per guest" "Where the time goes, variant 2 (compression=none)"; do
   case $page in *"$s"*) ;; *) s=${s//&apos;/\'}; contains "$page" "$s" || fail "report.html lacks '$s'" ;; esac
 done

@@ -7,7 +7,7 @@
 
 name=host-io-recorded
 report_goldens $name
-expect_rc 0 "$VBED" report --no-html "$res"
+expect_rc 0 "$VBED" report --no-html --explain "$res"
 contains "$out" "MB/s is the arm's throughput per repeat for a raw I/O workload" || fail "no MB/s rule"
 case $out in *"TPS mean"*) fail "a raw I/O report speaks of TPS" ;; esac
 for v in 1 2 3; do

@@ -38,8 +38,11 @@ pred tuned '.speed_fitted and .agrees == false and .cannot_tell == true and
 expect_rc 0 "$VBED" report --no-html "$res"
 contains "$out" "At one machine speed (TPS per guest as the host's speed gauge to the power -3.40" ||
   fail "the table does not give the ratios at one speed"
-contains "$out" "; at one machine speed +1.5 %; no change would be off by -11.6 %; tolerance +-18.7 % (the difference's 95 % CI) -- cannot tell from no change." ||
+contains "$out" "tuned: predicted 6.47 TPS per guest from guest's budget, measured 6.06: -6.8 %; at one machine speed +1.5 %; no change -11.6 %; tolerance +-18.7 % -- cannot tell from no change." ||
   fail "tuned's verdict is not the one at one speed"
+expect_rc 0 "$VBED" report --no-html --explain "$res"
+contains "$out" "; at one machine speed +1.5 %; no change would be off by -11.6 %; tolerance +-18.7 % (the difference's 95 % CI) -- cannot tell from no change." ||
+  fail "--explain: tuned's arithmetic is not the one at one speed"
 # the same results without the gauge: nothing to fit, nothing judged
 bare=$VBED_TEST_TMP/bare
 cp -r "$res" "$bare"
