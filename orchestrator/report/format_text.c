@@ -605,10 +605,8 @@ void report_pscost_text(const struct report *r, size_t variant, char *buf, size_
     }
     if (!used)
         return;
-    char head[] = "performance_schema's instruments (those the time budget reads), switched off "
-                  "and on again in the running server in alternating slices (ps_cost), TPS with "
-                  "them on / off, mean +- 95 % CI over the pairs (a pair's figure: the mean over "
-                  "the targets that switched together): ";
+    char head[] = "performance_schema's instruments switched off and on in slices (ps_cost), TPS "
+                  "on / off, mean +- 95 % CI over the pairs: ";
     size_t hl = strlen(head);
     if (used + hl + 2 < len) {
         memmove(buf + hl, buf, used + 1);

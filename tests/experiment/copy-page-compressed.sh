@@ -79,5 +79,5 @@ for arm in host guest; do
   awk -v m="$mean" -v r="$rep" 'BEGIN { d = m - r; if (d < 0) d = -d; exit !(m > 0 && d <= 0.005 * m) }' ||
     fail "arm $arm: the report's on/off ratio $rep is not its samples' mean $mean"
 done
-"$VBED" report --no-html "$r" | grep -q "performance_schema's instruments .*host [0-9.]* +- [0-9.]* (4 pairs.*guest [0-9.]* +- [0-9.]* (4 pairs" ||
+unwrapped "$("$VBED" report --no-html "$r")" | grep -q "performance_schema's instruments .*host [0-9.]* +- [0-9.]* (4 pairs.*guest [0-9.]* +- [0-9.]* (4 pairs" ||
   fail "the text report does not state both arms' on/off ratio"
