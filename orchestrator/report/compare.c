@@ -323,6 +323,41 @@ static void print_side(const char *name, const struct report *r, bool md, FILE *
             *r->rd->accel ? r->rd->accel : "unknown");
 }
 
+/* The answer first: the pairs that moved beyond noise, largest first, and
+ * how many did not (or could not be told). */
+static void print_answer(const struct comparison *c, bool md, FILE *out)
+{
+    size_t moved = 0, quiet = 0, few = 0;
+    size_t *order = xcalloc(c->n_rows + 1, sizeof(size_t));
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const struct compare_row *r = &c->rows[i];
+        if (r->verdict == VERDICT_SIGNIFICANT)
+            order[moved++] = i;
+        else if (r->verdict == VERDICT_NOT_SIGNIFICANT)
+            quiet++;
+        else if (r->verdict == VERDICT_TOO_FEW)
+            few++;
+    }
+    for (size_t i = 1; i < moved; i++)
+        for (size_t k = i; k > 0 && fabs(c->rows[order[k]].diff_pct) > fabs(c->rows[order[k - 1]].diff_pct); k--) {
+            size_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    fprintf(out, "%sAnswer\n%s", md ? "\n## " : "\n", md ? "\n" : "");
+    if (!moved)
+        fprintf(out, "%sNo arm moved beyond noise (Welch's t-test, p < 0.05).\n", md ? "- " : "  ");
+    for (size_t i = 0; i < moved; i++) {
+        const struct compare_row *r = &c->rows[order[i]];
+        fprintf(out, "%s%s, %s: %s %+.1f %% from A to B (p = %.3g).\n", md ? "- " : "  ", r->arm, r->variant,
+                c->a->headline, r->diff_pct, r->welch.p);
+    }
+    if (quiet || few)
+        fprintf(out, "%s%zu other pair%s within noise, %zu with too few repeats to tell.\n", md ? "- " : "  ",
+                quiet, quiet == 1 ? "" : "s", few);
+    free(order);
+}
+
 void compare_print(const struct comparison *c, enum report_format f, FILE *out)
 {
     if (f == REPORT_JSON) {
@@ -351,7 +386,9 @@ void compare_print(const struct comparison *c, enum report_format f, FILE *out)
     if (*a->scenario_sha256 && strcmp(a->scenario_sha256, b->scenario_sha256) != 0)
         fprintf(out, "%sThe scenario files differ: variants are matched by label, arms by name.\n",
                 md ? "\n" : "");
+    print_answer(c, md, out);
     const char *h = c->a->headline;
+    fputs("\n", out);
     fprintf(out,
             "%sDifference: (%s B - %s A) / %s A. Welch's t-test on the %s of each repeat, "
             "two-sided: significant when p < 0.05.\n\n",
