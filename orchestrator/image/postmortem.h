@@ -11,12 +11,13 @@
 int postmortem_guest(const char *root_overlay, const char *dir, bool kvm_works);
 
 /* The same with a deadline: in a child process (`vbed image postmortem
- * OVERLAY DIR`, this binary), killed after timeout_s seconds -- the
+ * OVERLAY DIR`, this binary), killed after timeout_s seconds (60: the
+ * appliance launched in about 10 s in the boot-timeout test here) -- the
  * libguestfs appliance's launch has none of its own, and one waited,
  * idle, for 10 minutes here after a boot timeout (its recovery process
  * takes the appliance down with the child). Its output goes to
  * DIR/postmortem.log. 0, or -1 (said). */
 int postmortem_guest_bounded(const char *root_overlay, const char *dir, long timeout_s);
-#define POSTMORTEM_TIMEOUT_S 180
+#define POSTMORTEM_TIMEOUT_S 60
 
 #endif
