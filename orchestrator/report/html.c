@@ -4,6 +4,8 @@
  * inlined. */
 #include "report/html.h"
 #include "report/answer.h"
+#include <math.h>
+#include "report/predict.h"
 #include "report/speedfit.h"
 #include "util/xalloc.h"
 
@@ -257,6 +259,73 @@ static void html_lines(FILE *out, char *text)
     fputs("</ul>\n", out);
 }
 
+/* Predicted against measured TPS per guest, one row per tuned arm, each
+ * with its 95 % interval, and the untuned guest's TPS ("no change") as a
+ * dashed line: drawn here as SVG (no gnuplot needed); nothing when no arm
+ * has both figures. */
+static void prediction_plot(FILE *out, const struct report *r, size_t v)
+{
+    struct prediction p[16];
+    const char *names[16];
+    size_t n = 0;
+    double hi = 0, g_tps = NAN;
+    if (r->first_guest_arm >= 0)
+        g_tps = r->variants[v].cells[r->first_guest_arm].per_guest_stats.mean;
+    for (size_t a = 0; a < r->rd->n_arms && n < 16; a++) {
+        predict_arm(r, v, a, &p[n]);
+        if (!p[n].valid || !isfinite(p[n].measured) || !isfinite(p[n].predicted))
+            continue;
+        double ci = isfinite(p[n].measured_ci) ? p[n].measured_ci : 0;
+        hi = fmax(hi, fmax(p[n].predicted + p[n].predicted_ci, p[n].measured + ci));
+        names[n++] = r->rd->arms[a].name;
+    }
+    if (!n || !(hi > 0))
+        return;
+    if (isfinite(g_tps))
+        hi = fmax(hi, g_tps);
+    hi *= 1.1;
+    const int w = 640, left = 130, right = 20, row = 34, top = 24;
+    int h = top + row * (int)n + 30;
+    double scale = (w - left - right) / hi;
+    fprintf(out, "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                 "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+            w, h, w, h);
+    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", left, h - 24,
+            w - right, h - 24);
+    for (int k = 0; k <= 4; k++) {
+        double x = left + scale * hi * k / 4;
+        fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n", x, h - 8,
+                hi * k / 4);
+    }
+    if (isfinite(g_tps))
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
+                     "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">no "
+                     "change</text>\n",
+                left + scale * g_tps, top - 6, left + scale * g_tps, h - 24, left + scale * g_tps, top - 10);
+    for (size_t i = 0; i < n; i++) {
+        double y = top + row * (double)i + row / 2.0;
+        double mci = isfinite(p[i].measured_ci) ? p[i].measured_ci : 0;
+        fputs("<text x=\"4\" y=\"", out);
+        fprintf(out, "%.1f\">", y + 4);
+        html_text(out, names[i]);
+        fputs("</text>\n", out);
+        /* predicted: hollow circle above, measured: filled square below */
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#7570b3\"/>"
+                     "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"#7570b3\" "
+                     "stroke-width=\"2\"/>\n",
+                left + scale * (p[i].predicted - p[i].predicted_ci), y - 6,
+                left + scale * (p[i].predicted + p[i].predicted_ci), y - 6, left + scale * p[i].predicted, y - 6);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d95f02\"/>"
+                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"#d95f02\"/>\n",
+                left + scale * fmax(0, p[i].measured - mci), y + 6, left + scale * (p[i].measured + mci), y + 6,
+                left + scale * p[i].measured - 4.5, y + 1.5);
+    }
+    fputs("</svg>\n<figcaption>Predicted (circle) and measured (square) TPS per guest of each tuned arm, "
+          "with their 95 % intervals (none from one run); dashed: the untuned guest's TPS per guest, what "
+          "&quot;no change&quot; predicts.</figcaption>\n</figure>\n",
+          out);
+}
+
 /* The layers and where the time goes, of one variant, its plot inline. */
 static int gap_section(FILE *out, const struct report *r, size_t v, const struct plot_set *plots)
 {
@@ -294,6 +363,7 @@ static int gap_section(FILE *out, const struct report *r, size_t v, const struct
         html_table(out, t);
     report_table_free(t);
     html_lines(out, text);
+    prediction_plot(out, r, v);
     long k = gap_plot(plots, r->variants[v].variant->index);
     if (k > 0) /* plot 0 heads the page */
         rc = figure(out, plots, (size_t)k);

@@ -52,3 +52,10 @@ for src in tests/data/results/*/; do
     END { if (w > 60) print w " words: " substr(para, 1, 80) }')
   [ -z "$bad" ] || fail "$d: $bad"
 done
+# report.html draws predicted against measured per tuned arm, with "no change"
+need_prog gnuplot
+expect_rc 0 "$VBED" report --format=csv "$res"
+svg=$(awk '/<figure>/ {buf = ""} {buf = buf $0 "\n"} /Predicted \(circle\) and measured \(square\)/ {print buf; exit}' "$res/report.html")
+[ "$(printf '%s' "$svg" | grep -o '<circle ' | wc -l)" -eq 2 ] || fail "the prediction plot has not one circle per tuned arm"
+[ "$(printf '%s' "$svg" | grep -o '<rect ' | wc -l)" -eq 2 ] || fail "the prediction plot has not one square per tuned arm"
+contains "$svg" ">no change</text>" || fail "the prediction plot lacks the no-change line"
