@@ -121,7 +121,8 @@ const char report_prediction_rule[] =
 const char report_method_pointer[] =
     "Every figure is defined in docs/method.md of vbed's source (the figures; where the time goes; "
     "the prediction); `vbed report --explain` prints the definitions and each prediction's "
-    "arithmetic here.";
+    "arithmetic here. +- is a 95 % CI, but in the time budget (ms per transaction, points), where "
+    "it is one standard error.";
 
 const char report_gap_rule[] =
     "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "
