@@ -217,7 +217,8 @@ done
 awk -v m="$(per_guest tuned_memory 2)" -v g="$(per_guest guest 2)" 'BEGIN { exit !(m > g) }' ||
   fail "tuned_memory ($(per_guest tuned_memory 2) TPS per guest, its data in its pool) did not beat the untuned guest ($(per_guest guest 2))"
 report_matches_samples "$r" || fail "the report's TPS or ratios are not the samples'"
-expect_rc 0 "$VBED" report "$r"
+# --explain: the predictions' arithmetic, asserted below (read across the wraps)
+expect_rc 0 "$VBED" report --explain "$r"
 for arm in $arms; do contains "$out" "  $arm " || fail "report lacks arm $arm"; done
 contains "$out" "guest/host" || fail "report lacks the Guest/Host ratio"
 
@@ -254,9 +255,9 @@ done
 # the untuned guest's two guests differed (one got more CPU: 129 vs 198 ms a
 # transaction once here) CPU and contention can both stay within 2 sigma,
 # and the sentence says so -- never a split without its parts
-echo "$out" | grep -E "^  tuned_memory (gains [0-9.]+ % over|loses [0-9.]+ % of) guest's TPS per guest: ([-0-9.]+ \+- [0-9.]+ points |residual [-0-9.]+ \+- [0-9.]+ points\. [0-9] other parts? (is|are) within 2 sigma of 0)" ||
+unwrapped "$out" | grep -E "^  tuned_memory (gains [0-9.]+ % over|loses [0-9.]+ % of) guest's TPS per guest: ([-0-9.]+ \+- [0-9.]+ points |residual [-0-9.]+ \+- [0-9.]+ points\. [0-9] other parts? (is|are) within 2 sigma of 0)" ||
   fail "no split of tuned_memory against the untuned guest"
-echo "$out" | grep -E '^  tuned(_memory)?: (predicted|no prediction)' || fail "no prediction line for the tuned arms"
+unwrapped "$out" | grep -E '^  tuned(_memory)?: (predicted|no prediction)' || fail "no prediction line for the tuned arms"
 # the miss-cost probe (workloads/misscost.h) ran in every server whose data
 # exceeds its pool -- all but tuned_memory's two, whose pool holds the table
 # (nothing to price: no probe); there the cold lookups missed and took
@@ -273,7 +274,7 @@ jq -se 'map(select(.metric | startswith("miss_probe_"))) | group_by([.labels.arm
   | map(select(.extra < 20 or (.slower | not)))
   | if length == 0 then true else error("miss probes against their pools: \(.)") end' "$s" >/dev/null ||
   fail "a miss-cost probe does not fit its pool (none or no cost where the data exceeds it)"
-echo "$out" | grep -E "^  tuned_memory: predicted .* guest's [0-9.]+, of them the chain's own [0-9.]+ and [0-9.]+, each costing [0-9.]+ ms there( and [0-9.]+ ms on its path: [^)]*)?\)" ||
+unwrapped "$out" | grep -E "^  tuned_memory: predicted .* guest's [0-9.]+, of them the chain's own [0-9.]+ and [0-9.]+, each costing [0-9.]+ ms there( and [0-9.]+ ms on its path: [^)]*)?\)" ||
   fail "tuned_memory's prediction does not price the misses with the probe"
 # the chain's own misses (its foreground reads) are some of the guest's
 # misses, more than none: the misses the prediction prices at the probe's cost
@@ -291,7 +292,7 @@ jq -e '[.variants[0].arms[] | select(.name == "tuned_memory")][0].prediction
 jq -se 'map(select(.labels.arm == "guest" and (.metric | startswith("read_probe_")))) | group_by(.labels.guest)
   | map(map({(.metric): .value}) | add) | length == 2 and all(.read_probe_direct_ms > .read_probe_cached_ms)' "$s" >/dev/null ||
   fail "in the untuned guest a direct read did not cost more than a cached one"
-echo "$out" | grep -E "^  tuned: predicted .* ms on its path: a read through guest's virtual disk costs [0-9.]+ ms more" ||
+unwrapped "$out" | grep -E "^  tuned: predicted .* ms on its path: a read through guest's virtual disk costs [0-9.]+ ms more" ||
   fail "tuned's prediction does not price its misses on its path"
 # and its page writes: what a request costs, fio's thread's CPU and the
 # guest's process's on the host, in the four guests; in the untuned guest a
@@ -313,7 +314,7 @@ echo "$cpu_probe" | jq -e 'length == 2 and
     (map(.read_probe_direct_cpu_ms + .write_probe_direct_cpu_ms) | add) >
     (map(.read_probe_cached_cpu_ms + .write_probe_cached_cpu_ms) | add)' >/dev/null ||
   fail "in the untuned guests direct requests did not take more of fio's CPU than cached ones"
-echo "$out" | grep -E "^  tuned: predicted .*; on its O_DIRECT path the background's requests through the virtual disk add [0-9.]+ ms: .* of the guest's process's CPU on the host each" ||
+unwrapped "$out" | grep -E "^  tuned: predicted .*; on its O_DIRECT path the background's requests through the virtual disk add [0-9.]+ ms: .* of the guest's process's CPU on the host each" ||
   fail "tuned's prediction does not price the background's requests"
 # the tasks probe (probes/tasks.h) read every guest's tasks: mariadbd's
 # connections and its page cleaner told apart by performance_schema, kernel
@@ -329,7 +330,7 @@ jq -se 'map(select(.labels.guest > 0 and (.metric | startswith("tasks_"))))
   fail "the guests' CPU by task: $(jq -c 'select(.labels.guest > 0 and (.metric | startswith("tasks_"))) | [.labels.arm, .labels.guest, .metric, .value]' "$s" | tr '\n' ' ')"
 # and the prediction scales the contention with them: tuned_memory, which
 # saves every miss, predicts less of it than the untuned guest's
-echo "$out" | grep -E "^  tuned_memory: predicted .* Its CPU contention [0-9.]+ ms per transaction against guest's [0-9.]+: the chain waits while its guest's other tasks \([0-9.]+ ms of CPU per transaction in guest, of it [0-9.]+ InnoDB's background" ||
+unwrapped "$out" | grep -E "^  tuned_memory: predicted .* Its CPU contention [0-9.]+ ms per transaction against guest's [0-9.]+: the chain waits while its guest's other tasks \([0-9.]+ ms of CPU per transaction in guest, of it [0-9.]+ InnoDB's background" ||
   fail "tuned_memory's prediction does not scale the contention"
 jq -e '[.variants[0].arms[] | select(.name == "tuned_memory")][0].prediction
   | .contention_scaled and .contention_predicted_ms < .contention_ms and .innodb_background_cpu_ms > 0' \
@@ -339,7 +340,7 @@ jq -e '[.variants[0].arms[] | select(.name == "tuned_memory")][0].prediction
 # its speed job after the measure phase: all six)
 [ "$(q '.metric == "guest_speed_unit_ms" and .value > 0' | grep -c .)" -eq 6 ] ||
   fail "the guests' speed job recorded in $(q '.metric == "guest_speed_unit_ms"' | grep -c .) of 6 guests"
-echo "$out" | grep -E "^  tuned(_memory)?: predicted .* Its guests took [0-9]+ ms of their CPU for the speed job \(gzip in each guest after its measure phase\), guest's [0-9]+ ms \([-+][0-9]+ %\): at that speed, with guest's CPU-bound share of [0-9]+ %, the prediction is [0-9.]+ \([-+][0-9.]+ %; not in the verdict\)\." ||
+unwrapped "$out" | grep -E "^  tuned(_memory)?: predicted .* Its guests took [0-9]+ ms of their CPU for the speed job \(gzip in each guest after its measure phase\), guest's [0-9]+ ms \([-+][0-9]+ %\): at that speed, with guest's CPU-bound share of [0-9]+ %, the prediction is [0-9.]+ \([-+][0-9.]+ %; not in the verdict\)\." ||
   fail "no prediction at the guests' speed"
 # how each target's tables came, on record
 jq -e '[.runs[] | (.prepare | length) == (if .arm == "host" then 1 else 2 end)
