@@ -364,7 +364,9 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
     int rc = -1;
     for (;;) {
         cmd = file_command("guest-file-read", handle, &args);
-        json_object_object_add(args, "count", json_object_new_int(1 << 20));
+        /* never more than max: what is left of it, at most 1 MiB a read */
+        size_t want = max - used < ((size_t)1 << 20) ? max - used : (size_t)1 << 20;
+        json_object_object_add(args, "count", json_object_new_int((int)(want ? want : 1)));
         char *reply = command_text(dom, cmd, 30, quiet);
         json_object_put(cmd);
         if (!reply)
@@ -381,6 +383,9 @@ int agent_read_file(virDomainPtr dom, const char *path, size_t max, char **data,
             free(chunk);
             break;
         }
+        /* a guest may send more than it was asked for: the rest is dropped */
+        if (clen > max - used)
+            clen = max - used;
         buf = xrealloc(buf, used + clen + 1);
         memcpy(buf + used, chunk, clen);
         used += clen;
