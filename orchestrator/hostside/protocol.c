@@ -1,6 +1,7 @@
 /* protocol.c: the replies of `vbed host`: written by the helper on a
  * hypervisor host, read here as hostile input (see hostside.h). */
 #include "hostside/hostside.h"
+#include "util/termtext.h"
 
 #include "util/xalloc.h"
 
@@ -67,6 +68,14 @@ int hostside_reply_string(json_object *o, const char *key, char *buf, size_t max
     for (size_t i = 0; i < len; i++)
         if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
             return -1;
+    /* nothing a terminal could act on either: C1 controls (U+009B is a CSI
+     * on many terminals), the invisible characters that reorder text
+     * (U+202E), bytes that are not UTF-8 -- what termtext would escape */
+    char *shown = termtext_escape(s, 0);
+    bool plain = !strcmp(shown, s);
+    free(shown);
+    if (!plain)
+        return -1;
     memcpy(buf, s, len + 1);
     return 0;
 }

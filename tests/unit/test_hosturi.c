@@ -131,6 +131,15 @@ static void replies(void **state)
     assert_string_equal(t, "a\nb");
     free(t);
     json_object_put(o);
+    /* nothing a terminal acts on: U+009B (a CSI on many terminals), U+202E
+     * (right-to-left override); plain UTF-8 passes */
+    o = hostside_reply_parse("{\"vbed_host\":1,\"csi\":\"a\\u009b2Jb\",\"rlo\":\"a\\u202eb\","
+                             "\"ok\":\"Debian \\u00e9t\\u00e9 12\"}", err, sizeof(err));
+    assert_non_null(o);
+    assert_int_equal(hostside_reply_string(o, "csi", buf, sizeof(buf)), -1);
+    assert_int_equal(hostside_reply_string(o, "rlo", buf, sizeof(buf)), -1);
+    assert_int_equal(hostside_reply_string(o, "ok", buf, sizeof(buf)), 0);
+    json_object_put(o);
 }
 
 /* the hosts key: one value whatever its commas, round-robin placement */
