@@ -33,7 +33,7 @@ static const char *rounded(char *buf, size_t len, double v, double half)
 {
     if (!isfinite(v))
         return "n/a";
-    int decimals = 1;
+    int decimals;
     if (isfinite(half) && half > 0) {
         decimals = (int)-floor(log10(half));
         decimals = decimals < 0 ? 0 : decimals > 3 ? 3 : decimals;
@@ -68,8 +68,7 @@ static const char *part_name(int p)
 }
 
 /* the first guest arm's loss against the host arm, its two largest parts */
-static void why(const struct report *r, const struct report_cell *c, const char *name, char *buf,
-                size_t len, size_t *used)
+static void why(const struct report_cell *c, const char *name, char *buf, size_t len, size_t *used)
 {
     const struct gap_split *s = &c->gap;
     if (!s->valid || !(fabs(s->delta) > 0))
@@ -95,7 +94,6 @@ static void why(const struct report *r, const struct report_cell *c, const char 
         append(buf, len, used, ", %s %.0f", part_name(top[1]), pts[top[1]]);
     append(buf, len, used, " of its %.0f %%; %s.\n", s->loss * 100,
            s->explained ? "the rest is explained" : "the budget does not explain all of it");
-    (void)r;
 }
 
 /* a tuned arm against the untuned guest: its change in TPS per guest and a
@@ -179,7 +177,7 @@ void report_answer_text(const struct report *r, size_t v, char *buf, size_t len)
         }
     }
     if (r->first_guest_arm >= 0 && tps)
-        why(r, &rv->cells[r->first_guest_arm], r->rd->arms[r->first_guest_arm].name, buf, len, &used);
+        why(&rv->cells[r->first_guest_arm], r->rd->arms[r->first_guest_arm].name, buf, len, &used);
     /* what each tuning won against the untuned guest */
     for (size_t a = 0; r->first_guest_arm >= 0 && a < r->rd->n_arms; a++)
         if ((int)a != r->first_guest_arm && is_guest(r, a) && rv->cells[a].per_guest_stats.n > 0)
@@ -190,7 +188,7 @@ void report_answer_text(const struct report *r, size_t v, char *buf, size_t len)
         predict_arm(r, v, a, &p);
         if (!p.valid || !isfinite(p.measured))
             continue;
-        double null = p.speed_fitted ? p.null_error_at_speed : p.null_error;
+        double null = prediction_null_error(&p);
         append(buf, len, &used, "%s predicted %.3g TPS per guest, measured %.3g: %s", r->rd->arms[a].name,
                p.predicted, p.measured,
                p.single_repeat ? "not judged (one run)"

@@ -360,7 +360,7 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
                                  ? na_human(one, sizeof(one), "%+.1f %%", 100 * p.error_at_speed)
                                  : "-",
                              na_human(null, sizeof(null), "%+.1f %%",
-                                      100 * (p.speed_fitted ? p.null_error_at_speed : p.null_error)),
+                                      100 * prediction_null_error(&p)),
                              p.single_repeat ? "n/a" : na_human(tol, sizeof(tol), "+-%.1f %%", 100 * p.tolerance),
                              !p.judged ? "not judged" : p.agrees ? "agrees" : p.cannot_tell ? "cannot tell" : "does not agree"};
         report_table_add(t, row);
@@ -413,7 +413,7 @@ void report_prediction_brief(const struct report *r, size_t variant, char *buf, 
             char one[48] = "", tail[160];
             if (p.speed_fitted)
                 snprintf(one, sizeof(one), "; at one machine speed %+.1f %%", 100 * p.error_at_speed);
-            double null = p.speed_fitted ? p.null_error_at_speed : p.null_error;
+            double null = prediction_null_error(&p);
             if (p.single_repeat)
                 snprintf(tail, sizeof(tail), " -- not judged: one run, no CI");
             else
@@ -478,7 +478,7 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
             else
             {
                 double err = p.speed_fitted ? p.error_at_speed : p.error;
-                double null = p.speed_fitted ? p.null_error_at_speed : p.null_error;
+                double null = prediction_null_error(&p);
                 snprintf(verdict, sizeof(verdict), "%s%s; no change would be off by %+.1f %%; tolerance "
                          "+-%.1f %% (the difference's 95 %% CI)%s",
                          p.speed_fitted ? "; at one machine speed " : "",
@@ -662,7 +662,6 @@ void report_gap_text(const struct report *r, size_t variant, char *buf, size_t l
 static void print_wrapped(FILE *out, const char *s, const char *prefix)
 {
     size_t indent = strlen(prefix), room = REPORT_WIDTH > indent + 20 ? REPORT_WIDTH - indent : 20;
-    const char *pad = "";
     size_t pad_n = 0;
     bool first = true;
     while (*s) {
@@ -678,11 +677,8 @@ static void print_wrapped(FILE *out, const char *s, const char *prefix)
                     cut++;
             }
         }
-        fprintf(out, "%s%*s%.*s\n", first ? prefix : pad, (int)pad_n, "", (int)cut, s);
-        if (first) {
-            pad = "";
-            pad_n = indent + 4;
-        }
+        fprintf(out, "%s%*s%.*s\n", first ? prefix : "", (int)pad_n, "", (int)cut, s);
+        pad_n = indent + 4;
         first = false;
         s += cut;
         while (*s == ' ')

@@ -526,7 +526,7 @@ static double spread_mean(const struct spread *s, double *sigma)
 
 static void measure_budget(struct gap_arm *out, const struct target *ts, size_t n)
 {
-    struct spread w = {0}, wphase = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
+    struct spread w = {0}, part[GAP_PARTS] = {{0}}, other = {0}, cmp = {0}, uncmp = {0}, client = {0}, oncpu = {0},
                   runq = {0}, io = {0}, stmt = {0}, p = {0}, rw = {0}, cw = {0}, rpt = {0},
                   gother = {0}, tasks[GAP_TASKS] = {{0}};
     bool cmp_absent = false;
@@ -536,7 +536,6 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         struct budget b;
         target_budget(&ts[i], f[F_W], &b);
         spread_add(&w, b.w, 0);
-        spread_add(&wphase, f[F_W], 0);
         /* the weakest check of sysbench's count, the worst difference */
         if (i == 0 || b.tps_check == GAP_TPS_NONE ||
             (b.tps_check == GAP_TPS_RATE && out->tps_check == GAP_TPS_COUNT))
@@ -568,8 +567,6 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
             spread_add(&tasks[k], b.tasks[k], 0);
     }
     out->w = spread_mean(&w, &out->w_sigma);
-    double unused_w;
-    out->w_phase = spread_mean(&wphase, &unused_w);
     out->cmp = spread_mean(&cmp, &out->cmp_sigma);
     out->uncmp = spread_mean(&uncmp, &out->uncmp_sigma);
     out->cmp_in_cpu = n > 0 && cmp_absent;

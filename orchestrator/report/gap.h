@@ -179,7 +179,6 @@ struct gap_arm {
                         k x its interval / the transactions the server counted in it;
                         k W / T (the whole phase) where that is not known */
     double w_sigma;
-    double w_phase;  /* k W / T over the whole measure phase */
     int tps_check;   /* GAP_TPS_*: how sysbench's count was checked (the weakest of the targets) */
     double tps_diff; /* the largest relative difference between sysbench's and the server's */
     double states_over; /* the largest (on-CPU + run queue + block I/O) / interval - 1 */

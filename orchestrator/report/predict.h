@@ -242,4 +242,11 @@ struct prediction {
  * untuned guest itself, not a guest arm, or a figure is missing. */
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out);
 
+/* The null model's error the verdict was taken on: at one speed where
+ * fitted, else the raw one. */
+static inline double prediction_null_error(const struct prediction *p)
+{
+    return p->speed_fitted ? p->null_error_at_speed : p->null_error;
+}
+
 #endif
