@@ -321,8 +321,8 @@ void report_print_json(const struct report *r, FILE *out)
     static const char *const kinds[] = {"drift",   "warmup",        "noise", "skew",
                                         "run_status", "fits", "not_run", "skipped_lines",
                                         "layers", "host_elsewhere", "pool_auto", "speed",
-                                        "one_repeat", "shared_cpus"};
-    _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NOTE_SHARED_CPUS + 1,
+                                        "one_repeat", "shared_cpus", "superlinear"};
+    _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NOTE_SUPERLINEAR + 1,
                    "a name for every kind of note, in the enum's order (report.h)");
     struct json_object *o = json_object_new_object(), *vars = json_object_new_array(),
                        *notes = json_object_new_array();

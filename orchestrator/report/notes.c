@@ -3,7 +3,8 @@
  * warm-up, a noisy machine, guests that started measuring apart, runs that
  * failed or did not run, data that fits in the buffer pool, layer counters
  * that do not fit together, an arm compared with a host arm on another
- * host, guests that shared unpinned CPUs, skipped lines of samples.jsonl.
+ * host, guests that shared unpinned CPUs, a consolidation efficiency above
+ * 1, skipped lines of samples.jsonl.
  * Owns r->notes and their order. */
 #include "report/notes.h"
 #include "report/cells.h"
@@ -369,6 +370,42 @@ static void notes_shared_cpus(struct report *r, size_t *cap)
         }
 }
 
+/* A scaling cell whose efficiency lies above VERDICT_EFFICIENCY_ABOVE: N
+ * guests together cannot do more than N times one guest alone on the same
+ * host, so the runs differed in something besides the number of guests --
+ * under TCG here, the machine's speed (two 10-s runs a minute apart: 1.13
+ * with CPU speeds 0.94 and 1.07; 1.41 in a CI run). Says so with both runs'
+ * CPU speeds, once per cell. */
+static void notes_superlinear(struct report *r, size_t *cap)
+{
+    for (size_t i = 0; i < r->n_scaling; i++) {
+        const struct report_scaling *sc = &r->scaling[i];
+        const struct report_cell *one = &r->variants[sc->variants[0]].cells[sc->arm];
+        for (size_t k = 1; k < sc->n; k++) {
+            const struct report_cell *c = &r->variants[sc->variants[k]].cells[sc->arm];
+            if (!(c->efficiency > VERDICT_EFFICIENCY_ABOVE))
+                continue;
+            char speeds[160] = "";
+            if (one->speed_index > 0 && c->speed_index > 0)
+                snprintf(speeds, sizeof(speeds),
+                         "; the machine's CPU ran at %.2f of its median speed with 1 guest and %.2f "
+                         "with %d (x%.2f)",
+                         one->speed_index, c->speed_index, c->guests,
+                         c->speed_index / one->speed_index);
+            struct report_note *n = add_note(r, cap, NOTE_SUPERLINEAR, INT_MAX);
+            n->arm = c->arm->name;
+            n->value = c->efficiency;
+            n->limit = VERDICT_EFFICIENCY_ABOVE;
+            n->text = xasprintf(
+                "arm %s, %d guests: consolidation efficiency %.3f, above 1: %d guests together did "
+                "more than %d times one guest alone, which sharing a host cannot do%s. The efficiency "
+                "measures the machine as much as consolidation; repeats = 3 and order = shuffle "
+                "measure how far it moves.",
+                c->arm->name, c->guests, c->efficiency, c->guests, c->guests, speeds);
+        }
+    }
+}
+
 void report_collect_notes(struct report *r)
 {
     const struct results_data *rd = r->rd;
@@ -392,6 +429,7 @@ void report_collect_notes(struct report *r)
     note_speed(r, &cap);
     note_one_repeat(r, &cap);
     notes_shared_cpus(r, &cap);
+    notes_superlinear(r, &cap);
     if (rd->bad_lines) {
         struct report_note *n = add_note(r, &cap, NOTE_SKIPPED_LINES, INT_MAX);
         n->value = (double)rd->bad_lines;

@@ -136,7 +136,8 @@ enum report_note_kind {
     NOTE_POOL_AUTO,     /* buffer_pool = auto: what InnoDB got, and why */
     NOTE_SPEED,         /* this machine's CPU speed moved between the runs */
     NOTE_ONE_REPEAT,    /* arms compared from one repeat each: their run-to-run spread unknown */
-    NOTE_SHARED_CPUS    /* guests that ran with unpinned vCPUs on shared CPUs */
+    NOTE_SHARED_CPUS,   /* guests that ran with unpinned vCPUs on shared CPUs */
+    NOTE_SUPERLINEAR    /* N guests did more than N times one's work: the machine's speed moved */
 };
 
 struct report_note {

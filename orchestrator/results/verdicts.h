@@ -40,5 +40,9 @@
  * moved when its slowest and fastest runs lie further apart than this
  * (indices against the median) */
 #define VERDICT_SPEED_SPREAD 0.05
+/* consolidation efficiency (TPS of N guests / N x TPS of one alone): above
+ * this, N guests did more than N times one's work, which sharing a host
+ * cannot do: the report says the runs measured the machine's speed too */
+#define VERDICT_EFFICIENCY_ABOVE 1.05
 
 #endif

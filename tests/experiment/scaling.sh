@@ -12,9 +12,11 @@
 #   scaling: one tps_arm per variant and one tps per guest (1, then 2), the
 #   aggregate the sum of its guests' mean TPS over the common window,
 #   recomputed from their intervals (0.5 %), the consolidation
-#   efficiency TPS(2) / (2 x TPS(1)) within (0, 1.2] -- two guests on two
-#   host CPUs cannot more than double one's -- and the report's scaling table
-#   and plot say the same; nothing is left.
+#   efficiency TPS(2) / (2 x TPS(1)) in the report's scaling table and plot;
+#   two guests on two host CPUs cannot more than double one's, so above 1.05
+#   the report says the machine's speed moved between the runs (this host's
+#   CPUs move by 15-40 % between runs a minute apart: 1.13 and 1.41 seen);
+#   nothing is left.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -102,11 +104,21 @@ t1=$(jq -r 'select(.metric == "tps_arm" and .labels.variants == [1]) | .value' "
 t2=$(jq -r 'select(.metric == "tps_arm" and .labels.variants == [2]) | .value' "$s")
 eff=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b / (2 * a) }')
 echo "1 guest: $t1 tx/s; 2 guests: $t2 tx/s; efficiency $eff"
-awk -v e="$eff" 'BEGIN { exit !(e > 0 && e <= 1.2) }' || fail "consolidation efficiency $eff is outside (0, 1.2]"
+awk -v e="$eff" 'BEGIN { exit !(e > 0 && e < 2) }' || fail "consolidation efficiency $eff is outside (0, 2)"
 
 expect_rc 0 "$VBED" report "$r"
 contains "$out" "Scaling with the number of guests" || fail "no scaling table"
 echo "$out" | grep -Eq "^  guest +- +2 +1 +[0-9.]+ +[0-9.]+ +$eff\$" ||
   fail "the scaling table's efficiency for 2 guests is not $eff"
+# two guests on two host CPUs cannot do more than twice one's work: above
+# 1.05 the report must say the runs measured the machine's speed (here: 1.13
+# with CPU speeds 0.94 and 1.07, 1.41 in a CI run), with both runs' speeds
+if awk -v e="$eff" 'BEGIN { exit !(e > 1.05) }'; then
+  contains "$out" "arm guest, 2 guests: consolidation efficiency $eff, above 1" ||
+    fail "efficiency $eff above 1 and no note says why"
+  contains "$out" "the machine's CPU ran at" || fail "the superlinear note does not give the runs' CPU speeds"
+else
+  contains "$out" "consolidation efficiency $eff, above 1" 2>/dev/null && fail "a note calls efficiency $eff above 1"
+fi
 [ -s "$r/scaling.svg" ] || fail "no scaling.svg"
 grep -q "<svg" "$r/scaling.svg" || fail "scaling.svg is not an SVG"

@@ -35,4 +35,17 @@ head -n 1 <<<"$out" | grep -q ',consolidation_efficiency,' || fail "csv: no cons
   fail "csv: the host arm's guest steal is not empty"
 expect_rc 0 "$VBED" report --no-html --format=json "$res"
 contains "$out" '"guest_steal_pct_max": null' || fail "json: no null figure"
+# an efficiency above 1 is said to be the machine's, not consolidation's:
+# none here (0.693); the guest arm's 2-guest TPS doubled gives 1.387 and the note
+contains "$t" "consolidation efficiency" 2>/dev/null && fail "a superlinear note on an efficiency of 0.693"
+sup=$VBED_TEST_TMP/superlinear
+cp -r "$res" "$sup"
+jq -c 'if .metric == "tps_arm" and .labels.arm == "guest" and .labels.variants == [2]
+       then .value *= 2 else . end' "$res/samples.jsonl" >"$sup/samples.jsonl"
+expect_rc 0 "$VBED" report --no-html "$sup"
+echo "$out" | grep -Eq '^  guest +- +2 +2 +42\.35 +21\.18 +1\.387$' || fail "doubled: scaling row for 2 guests"
+contains "$out" "arm guest, 2 guests: consolidation efficiency 1.387, above 1: 2 guests together did more than 2 times one guest alone" ||
+  fail "no note on an efficiency of 1.387"
+expect_rc 0 "$VBED" report --no-html --format=json "$sup"
+[ "$(jq '[.notes[] | select(.kind == "superlinear")] | length' <<<"$out")" -eq 1 ] || fail "json: not one superlinear note"
 echo "guests as an axis: scaling, fair ratios, conditions and notes as expected"
