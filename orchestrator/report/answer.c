@@ -77,8 +77,9 @@ static void why(const struct report_cell *c, const char *name, char *buf, size_t
     double pts[GAP_PARTS];
     for (int p = 0; p < GAP_PARTS; p++) {
         pts[p] = isfinite(s->part[p]) ? s->part[p] / s->delta * s->loss * 100 : NAN;
-        /* named only beyond 2 sigma, as the split's sentence does */
-        if (!(fabs(s->part[p]) > GAP_NAMED_SIGMAS * s->sigma[p]))
+        /* named only where its 95 % CI excludes 0, as the split's sentence
+         * does; with one run (no CI) the largest, said to be one run's */
+        if (isfinite(s->delta_ci) ? !gap_beyond_ci(s->part[p], s->ci[p]) : !(isfinite(pts[p]) && pts[p] > 0))
             continue;
         if (top[0] < 0 || pts[p] > pts[top[0]]) {
             top[1] = top[0];
@@ -92,7 +93,8 @@ static void why(const struct report_cell *c, const char *name, char *buf, size_t
     append(buf, len, used, "Why %s loses it: %s %.0f points", name, part_name(top[0]), pts[top[0]]);
     if (top[1] >= 0)
         append(buf, len, used, ", %s %.0f", part_name(top[1]), pts[top[1]]);
-    append(buf, len, used, " of its %.0f %%; %s.\n", s->loss * 100,
+    append(buf, len, used, " of its %.0f %%%s; %s.\n", s->loss * 100,
+           isfinite(s->delta_ci) ? "" : " (one run: no CI)",
            s->explained ? "the rest is explained" : "the budget does not explain all of it");
 }
 

@@ -110,21 +110,21 @@ static struct json_object *jlayers(const struct gap_arm *g)
     json_object_object_add(o, "targets", json_object_new_int64((int64_t)g->targets));
     json_object_object_add(o, "budgets", json_object_new_int64((int64_t)g->budgets));
     json_object_object_add(o, "thread_ms_per_tx", jms(g->w));
-    json_object_object_add(o, "thread_ms_sigma", jms(g->w_sigma));
+    json_object_object_add(o, "thread_ms_ci95", jms(g->w_ci));
     struct json_object *parts = json_object_new_object();
     for (int p = 0; p < GAP_PARTS; p++) {
         struct json_object *jp = json_object_new_object();
         json_object_object_add(jp, "ms_per_tx", jms(g->part[p]));
-        json_object_object_add(jp, "sigma_ms", jms(g->sigma[p]));
+        json_object_object_add(jp, "ci95_ms", jms(g->ci[p]));
         json_object_object_add(parts, gap_part_key(p), jp);
     }
     json_object_object_add(o, "parts", parts);
     json_object_object_add(o, "compression_cpu_ms_per_tx", jms(g->cmp));
-    json_object_object_add(o, "compression_cpu_sigma_ms", jms(g->cmp_sigma));
+    json_object_object_add(o, "compression_cpu_ci95_ms", jms(g->cmp_ci));
     json_object_object_add(o, "compression_cpu_in_cpu", json_object_new_boolean(g->cmp_in_cpu));
     json_object_object_add(o, "client_cpu_ms_per_tx", jms(g->client_cpu));
     json_object_object_add(o, "other_ms_per_tx", jms(gap_other(g)));
-    json_object_object_add(o, "other_sigma_ms", jms(g->other_sigma));
+    json_object_object_add(o, "other_ci95_ms", jms(g->other_ci));
     json_object_object_add(o, "other_share", jnum(gap_other_share(g)));
     json_object_object_add(o, "closes", isfinite(gap_other(g)) ? json_object_new_boolean(g->closes) : NULL);
     /* what a closed budget also checked: sysbench's transactions against
@@ -179,13 +179,13 @@ static struct json_object *jlayers(const struct gap_arm *g)
     return o;
 }
 
-static struct json_object *jpart(const struct gap_split *s, double seconds, double sigma)
+static struct json_object *jpart(const struct gap_split *s, double seconds, double ci)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "ms_per_tx", jms(seconds));
-    json_object_object_add(o, "sigma_ms", jms(sigma));
+    json_object_object_add(o, "ci95_ms", jms(ci));
     json_object_object_add(o, "points", jnum(gap_points(s, seconds)));
-    json_object_object_add(o, "sigma_points", jnum(fabs(gap_points(s, sigma))));
+    json_object_object_add(o, "ci95_points", jnum(fabs(gap_points(s, ci))));
     return o;
 }
 
@@ -296,12 +296,12 @@ static struct json_object *jsplit_of(const struct report *r, const struct report
     json_object_object_add(o, "vs", json_object_new_string(host));
     json_object_object_add(o, "loss", jnum(s->loss));
     json_object_object_add(o, "difference_ms_per_tx", jms(s->delta));
-    json_object_object_add(o, "difference_sigma_ms", jms(s->delta_sigma));
+    json_object_object_add(o, "difference_ci95_ms", jms(s->delta_ci));
     for (int p = 0; p < GAP_PARTS; p++)
-        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p], s->sigma[p]));
+        json_object_object_add(parts, gap_part_key(p), jpart(s, s->part[p], s->ci[p]));
     json_object_object_add(o, "parts", parts);
-    json_object_object_add(o, "compression_cpu", jpart(s, s->cmp, s->cmp_sigma));
-    json_object_object_add(o, "residual", jpart(s, s->residual, s->residual_sigma));
+    json_object_object_add(o, "compression_cpu", jpart(s, s->cmp, s->cmp_ci));
+    json_object_object_add(o, "residual", jpart(s, s->residual, s->residual_ci));
     json_object_object_add(o, "explained", json_object_new_boolean(s->explained));
     char text[2048];
     gap_sentence(s, c->arm->name, host, text, sizeof(text));

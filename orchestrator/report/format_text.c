@@ -73,9 +73,10 @@ struct report_table *report_tps_table(const struct report *r, size_t variant)
             strcmp(c->arm->kind, "guest") || c->guests <= 0 ? "-" : guests,
             n,
             report_human(mean, sizeof(mean), "%.2f", s->n ? s->mean : NAN),
-            spread ? report_human(ci, sizeof(ci), "± %.2f", s->ci95_half) : "-",
-            report_human(sd, sizeof(sd), "%.2f", spread ? s->sd : NAN),
-            report_human(cv, sizeof(cv), "%.1f%%", spread ? 100 * s->cv : NAN),
+            /* one repeat: no spread, and no CI -- "n/a", never +- 0.00 */
+            !s->n ? "-" : spread ? report_human(ci, sizeof(ci), "+- %.2f", s->ci95_half) : "n/a",
+            !s->n ? "-" : spread ? report_human(sd, sizeof(sd), "%.2f", s->sd) : "n/a",
+            !s->n ? "-" : spread ? report_human(cv, sizeof(cv), "%.1f%%", 100 * s->cv) : "n/a",
             report_human(pg, sizeof(pg), "%.2f", s->n ? c->per_guest_stats.mean : NAN),
             c->drift_samples && s->n ? drifted : "-"};
         report_table_add(t, row);
@@ -210,13 +211,13 @@ struct report_table *report_layers_table(const struct report *r, size_t variant)
     return t;
 }
 
-/* "5.98 +- 0.12", "5.98" (sigma unknown), "n/a" -- in ms */
-static const char *ms_pm(char *buf, size_t len, double seconds, double sigma)
+/* "5.98 +- 0.12" (a 95 % CI), "5.98" (no CI: one run), "n/a" -- in ms */
+static const char *ms_pm(char *buf, size_t len, double seconds, double ci)
 {
     if (!isfinite(seconds))
         return "n/a";
-    if (isfinite(sigma))
-        snprintf(buf, len, "%.2f +- %.2f", 1000 * seconds, 1000 * sigma);
+    if (isfinite(ci))
+        snprintf(buf, len, "%.2f +- %.2f", 1000 * seconds, 1000 * ci);
     else
         snprintf(buf, len, "%.2f", 1000 * seconds);
     return buf;
@@ -239,15 +240,15 @@ struct report_table *report_time_table(const struct report *r, size_t variant)
         bool budget = isfinite(gap_other(g));
         const char *row[] = {r->rd->arms[a].name,
                              n,
-                             ms_pm(w, sizeof(w), g->w, g->w_sigma),
-                             ms_pm(p[GAP_CPU], 48, g->part[GAP_CPU], g->sigma[GAP_CPU]),
-                             g->cmp_in_cpu ? "n/a (in CPU)" : ms_pm(cmp, sizeof(cmp), g->cmp, g->cmp_sigma),
-                             ms_pm(p[GAP_CONTENTION], 48, g->part[GAP_CONTENTION], g->sigma[GAP_CONTENTION]),
-                             ms_pm(p[GAP_READS], 48, g->part[GAP_READS], g->sigma[GAP_READS]),
-                             ms_pm(p[GAP_COMMIT], 48, g->part[GAP_COMMIT], g->sigma[GAP_COMMIT]),
-                             ms_pm(p[GAP_LOCKS], 48, g->part[GAP_LOCKS], g->sigma[GAP_LOCKS]),
-                             ms_pm(p[GAP_CLIENT], 48, g->part[GAP_CLIENT], g->sigma[GAP_CLIENT]),
-                             ms_pm(other, sizeof(other), gap_other(g), g->other_sigma),
+                             ms_pm(w, sizeof(w), g->w, g->w_ci),
+                             ms_pm(p[GAP_CPU], 48, g->part[GAP_CPU], g->ci[GAP_CPU]),
+                             g->cmp_in_cpu ? "n/a (in CPU)" : ms_pm(cmp, sizeof(cmp), g->cmp, g->cmp_ci),
+                             ms_pm(p[GAP_CONTENTION], 48, g->part[GAP_CONTENTION], g->ci[GAP_CONTENTION]),
+                             ms_pm(p[GAP_READS], 48, g->part[GAP_READS], g->ci[GAP_READS]),
+                             ms_pm(p[GAP_COMMIT], 48, g->part[GAP_COMMIT], g->ci[GAP_COMMIT]),
+                             ms_pm(p[GAP_LOCKS], 48, g->part[GAP_LOCKS], g->ci[GAP_LOCKS]),
+                             ms_pm(p[GAP_CLIENT], 48, g->part[GAP_CLIENT], g->ci[GAP_CLIENT]),
+                             ms_pm(other, sizeof(other), gap_other(g), g->other_ci),
                              na_human(share, sizeof(share), "%.1f %%", 100 * gap_other_share(g)),
                              !budget ? "n/a" : g->closes ? "yes" : "no",
                              na_human(copies, sizeof(copies), "%.2f", g->copies)};
@@ -290,7 +291,7 @@ static const char *points_human(char *buf, size_t len, const struct gap_split *s
 
 struct report_table *report_gap_table(const struct report *r, size_t variant)
 {
-    static const char *const head[] = {"arm", "vs", "loss", "part", "ms/tx", "points", "beyond 2 sigma"};
+    static const char *const head[] = {"arm", "vs", "loss", "part", "ms/tx", "points", "CI excludes 0"};
     struct report_table *t = report_table_new(7, head, 0x74);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         const struct report_cell *c = &r->variants[variant].cells[a];
@@ -301,24 +302,24 @@ struct report_table *report_gap_table(const struct report *r, size_t variant)
         const char *host = r->rd->arms[c->host_ref].name;
         na_human(loss, sizeof(loss), "%.1f %%", 100 * s->loss);
         const char *row0[] = {c->arm->name, host, loss, "difference",
-                              ms_pm(ms, sizeof(ms), s->delta, s->delta_sigma),
+                              ms_pm(ms, sizeof(ms), s->delta, s->delta_ci),
                               points_human(pts, sizeof(pts), s, s->delta), "-"};
         report_table_add(t, row0);
         for (int p = 0; p <= GAP_PARTS; p++) {
             bool res = p == GAP_PARTS;
-            double v = res ? s->residual : s->part[p], sd = res ? s->residual_sigma : s->sigma[p];
-            bool named = isfinite(v) && (!isfinite(sd) || fabs(v) > GAP_NAMED_SIGMAS * sd);
+            double v = res ? s->residual : s->part[p], sd = res ? s->residual_ci : s->ci[p];
             const char *row[] = {"", "", "", res ? "residual" : gap_split_part_name(p),
                                  ms_pm(ms, sizeof(ms), v, sd), points_human(pts, sizeof(pts), s, v),
                                  res ? (s->explained ? "explained" : "not explained")
-                                 : !isfinite(v) ? "n/a" : named ? "yes" : "no"};
+                                 : !isfinite(v) || !isfinite(sd) ? "n/a"
+                                 : gap_beyond_ci(v, sd) ? "yes" : "no"};
             report_table_add(t, row);
-            if (p == GAP_CPU && isfinite(s->cmp) && (s->cmp != 0 || s->cmp_sigma > 0)) {
-                bool cnamed = !isfinite(s->cmp_sigma) || fabs(s->cmp) > GAP_NAMED_SIGMAS * s->cmp_sigma;
+            if (p == GAP_CPU && isfinite(s->cmp) && (s->cmp != 0 || s->cmp_ci > 0)) {
                 const char *crow[] = {"", "", "",
                                       gap_cmp_within_cpu(s->cmp, v) ? "  of which compression" : "  compression",
-                                      ms_pm(ms, sizeof(ms), s->cmp, s->cmp_sigma),
-                                      points_human(pts, sizeof(pts), s, s->cmp), cnamed ? "yes" : "no"};
+                                      ms_pm(ms, sizeof(ms), s->cmp, s->cmp_ci),
+                                      points_human(pts, sizeof(pts), s, s->cmp),
+                                      !isfinite(s->cmp_ci) ? "n/a" : gap_beyond_ci(s->cmp, s->cmp_ci) ? "yes" : "no"};
                 report_table_add(t, crow);
             }
         }

@@ -2,6 +2,7 @@
 #include "report/gap.h"
 #include "util/xalloc.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -491,36 +492,68 @@ static void share_host_devices(struct target *ts, size_t n)
 
 /* ---- means over an arm's targets ---- */
 
-/* mean and spread of one figure over the targets (NAN if any lacks it) */
+/* mean and spread of one figure over the targets (NAN if any lacks it),
+ * the targets grouped by their run: the guests of one run share its host,
+ * its moment and its order, so the run, not the target, is the unit */
 struct spread {
-    double sum, sum2, res2;
-    size_t n;
+    double *x, *res;
+    int *seq;
+    size_t n, cap;
     bool absent;
 };
 
-static void spread_add(struct spread *s, double x, double res)
+static void spread_add(struct spread *s, int seq, double x, double res)
 {
     if (isnan(x)) {
         s->absent = true;
         return;
     }
-    s->sum += x;
-    s->sum2 += x * x;
-    s->res2 += isfinite(res) ? res * res : 0;
-    s->n++;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->x = xrealloc(s->x, s->cap * sizeof(*s->x));
+        s->res = xrealloc(s->res, s->cap * sizeof(*s->res));
+        s->seq = xrealloc(s->seq, s->cap * sizeof(*s->seq));
+    }
+    s->x[s->n] = x;
+    s->res[s->n] = isfinite(res) ? res : 0;
+    s->seq[s->n++] = seq;
 }
 
-/* the mean; its sigma: the targets' resolution and the standard error of
- * their mean, in quadrature */
-static double spread_mean(const struct spread *s, double *sigma)
+/* The mean over runs (each run the mean of its targets) and the 95 % CI
+ * half-width of that mean: t(0.975, runs - 1) x (the runs' standard error
+ * and their resolution in quadrature). One run: the CI is NAN -- its
+ * guests' agreement says nothing about the next run's. Frees s. */
+static double spread_mean(struct spread *s, double *ci)
 {
-    if (s->absent || !s->n) {
-        *sigma = NAN;
-        return NAN;
+    double mean = NAN;
+    *ci = NAN;
+    if (!s->absent && s->n) {
+        double sum = 0, sum2 = 0, res2 = 0;
+        size_t runs = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            bool seen = false;
+            for (size_t k = 0; k < i && !seen; k++)
+                seen = s->seq[k] == s->seq[i];
+            if (seen)
+                continue;
+            double x = 0, r2 = 0;
+            size_t m = 0;
+            for (size_t k = i; k < s->n; k++)
+                if (s->seq[k] == s->seq[i])
+                    x += s->x[k], r2 += s->res[k] * s->res[k], m++;
+            x /= (double)m;
+            sum += x, sum2 += x * x, res2 += r2 / ((double)m * (double)m);
+            runs++;
+        }
+        double n = (double)runs;
+        mean = sum / n;
+        if (runs > 1) {
+            double var = fmax(0, (sum2 - n * mean * mean) / (n - 1));
+            *ci = gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(res2 / (n * n) + var / n);
+        }
     }
-    double n = (double)s->n, mean = s->sum / n;
-    double var = s->n > 1 ? fmax(0, (s->sum2 - n * mean * mean) / (n - 1)) : 0;
-    *sigma = sqrt(s->res2 / (n * n) + var / n);
+    free(s->x), free(s->res), free(s->seq);
+    memset(s, 0, sizeof(*s));
     return mean;
 }
 
@@ -535,15 +568,15 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         target_figures(&ts[i], out->guest, f);
         struct budget b;
         target_budget(&ts[i], f[F_W], &b);
-        spread_add(&w, b.w, 0);
+        spread_add(&w, ts[i].seq, b.w, 0);
         /* the weakest check of sysbench's count, the worst difference */
         if (i == 0 || b.tps_check == GAP_TPS_NONE ||
             (b.tps_check == GAP_TPS_RATE && out->tps_check == GAP_TPS_COUNT))
             out->tps_check = b.tps_check;
         if (isfinite(b.tps_diff) && !(fabs(b.tps_diff) <= fabs(out->tps_diff)))
             out->tps_diff = b.tps_diff;
-        spread_add(&cmp, b.cmp, b.cmp_res);
-        spread_add(&uncmp, b.uncmp, b.uncmp_res);
+        spread_add(&cmp, ts[i].seq, b.cmp, b.cmp_res);
+        spread_add(&uncmp, ts[i].seq, b.uncmp, b.uncmp_res);
         cmp_absent |= isnan(b.cmp);
         if (!b.have)
             continue;
@@ -551,43 +584,52 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
         if (!(b.states_over <= out->states_over))
             out->states_over = b.states_over;
         for (int k = 0; k < GAP_PARTS; k++)
-            spread_add(&part[k], b.part[k], b.res[k]);
-        spread_add(&other, b.other, b.other_res);
-        spread_add(&client, b.client_cpu, 0);
-        spread_add(&oncpu, b.oncpu, 0);
-        spread_add(&runq, b.runq, 0);
-        spread_add(&io, b.io, 0);
-        spread_add(&stmt, b.stmt, 0);
-        spread_add(&p, b.p, 0);
-        spread_add(&rw, b.read_wait, 0);
-        spread_add(&cw, b.commit_wait, 0);
-        spread_add(&rpt, b.reads_per_tx, 0);
-        spread_add(&gother, b.guest_other, 0);
+            spread_add(&part[k], ts[i].seq, b.part[k], b.res[k]);
+        spread_add(&other, ts[i].seq, b.other, b.other_res);
+        spread_add(&client, ts[i].seq, b.client_cpu, 0);
+        spread_add(&oncpu, ts[i].seq, b.oncpu, 0);
+        spread_add(&runq, ts[i].seq, b.runq, 0);
+        spread_add(&io, ts[i].seq, b.io, 0);
+        spread_add(&stmt, ts[i].seq, b.stmt, 0);
+        spread_add(&p, ts[i].seq, b.p, 0);
+        spread_add(&rw, ts[i].seq, b.read_wait, 0);
+        spread_add(&cw, ts[i].seq, b.commit_wait, 0);
+        spread_add(&rpt, ts[i].seq, b.reads_per_tx, 0);
+        spread_add(&gother, ts[i].seq, b.guest_other, 0);
         for (int k = 0; k < GAP_TASKS; k++)
-            spread_add(&tasks[k], b.tasks[k], 0);
+            spread_add(&tasks[k], ts[i].seq, b.tasks[k], 0);
     }
-    out->w = spread_mean(&w, &out->w_sigma);
-    out->cmp = spread_mean(&cmp, &out->cmp_sigma);
-    out->uncmp = spread_mean(&uncmp, &out->uncmp_sigma);
+    out->w = spread_mean(&w, &out->w_ci);
+    out->cmp = spread_mean(&cmp, &out->cmp_ci);
+    out->uncmp = spread_mean(&uncmp, &out->uncmp_ci);
     out->cmp_in_cpu = n > 0 && cmp_absent;
     double unused;
-    bool all = out->budgets > 0 && out->budgets == n; /* a budget of some targets only is none */
     for (int k = 0; k < GAP_PARTS; k++)
-        out->part[k] = all ? spread_mean(&part[k], &out->sigma[k]) : (out->sigma[k] = NAN);
-    out->other = all ? spread_mean(&other, &out->other_sigma) : (out->other_sigma = NAN);
-    out->cpu = out->part[GAP_CPU];
-    out->client_cpu = all ? spread_mean(&client, &unused) : NAN;
-    out->oncpu = all ? spread_mean(&oncpu, &unused) : NAN;
-    out->runq = all ? spread_mean(&runq, &unused) : NAN;
-    out->io = all ? spread_mean(&io, &unused) : NAN;
-    out->stmt = all ? spread_mean(&stmt, &unused) : NAN;
-    out->preempt = all ? spread_mean(&p, &unused) : NAN;
-    out->read_wait = all ? spread_mean(&rw, &unused) : NAN;
-    out->commit_wait = all ? spread_mean(&cw, &unused) : NAN;
-    out->reads_per_tx = all ? spread_mean(&rpt, &unused) : NAN;
-    out->guest_other = all ? spread_mean(&gother, &unused) : NAN;
+        out->part[k] = spread_mean(&part[k], &out->ci[k]);
+    out->other = spread_mean(&other, &out->other_ci);
+    out->client_cpu = spread_mean(&client, &unused);
+    out->oncpu = spread_mean(&oncpu, &unused);
+    out->runq = spread_mean(&runq, &unused);
+    out->io = spread_mean(&io, &unused);
+    out->stmt = spread_mean(&stmt, &unused);
+    out->preempt = spread_mean(&p, &unused);
+    out->read_wait = spread_mean(&rw, &unused);
+    out->commit_wait = spread_mean(&cw, &unused);
+    out->reads_per_tx = spread_mean(&rpt, &unused);
+    out->guest_other = spread_mean(&gother, &unused);
     for (int k = 0; k < GAP_TASKS; k++)
-        out->tasks[k] = all ? spread_mean(&tasks[k], &unused) : NAN;
+        out->tasks[k] = spread_mean(&tasks[k], &unused);
+    bool all = out->budgets > 0 && out->budgets == n; /* a budget of some targets only is none */
+    if (!all) {
+        for (int k = 0; k < GAP_PARTS; k++)
+            out->part[k] = out->ci[k] = NAN;
+        out->other = out->other_ci = NAN;
+        out->client_cpu = out->oncpu = out->runq = out->io = out->stmt = out->preempt = NAN;
+        out->read_wait = out->commit_wait = out->reads_per_tx = out->guest_other = NAN;
+        for (int k = 0; k < GAP_TASKS; k++)
+            out->tasks[k] = NAN;
+    }
+    out->cpu = out->part[GAP_CPU];
     double share = gap_other_share(out);
     double limit = out->tps_check == GAP_TPS_COUNT ? GAP_TPS_COUNT_LIMIT : GAP_TPS_RATE_LIMIT;
     out->closes = all && share >= GAP_CLOSE_LOW && share <= GAP_CLOSE_HIGH &&
@@ -722,9 +764,9 @@ void gap_split_clear(struct gap_split *out)
 {
     memset(out, 0, sizeof(*out));
     for (int p = 0; p < GAP_PARTS; p++)
-        out->part[p] = out->sigma[p] = NAN;
-    out->delta = out->delta_sigma = out->loss = out->residual = out->residual_sigma = NAN;
-    out->cmp = out->cmp_sigma = NAN;
+        out->part[p] = out->ci[p] = NAN;
+    out->delta = out->delta_ci = out->loss = out->residual = out->residual_ci = NAN;
+    out->cmp = out->cmp_ci = NAN;
     out->vs_guest = false;
 }
 
@@ -737,25 +779,25 @@ void gap_split(const struct gap_arm *g, const struct gap_arm *h, struct gap_spli
         return;
     out->valid = true;
     out->delta = g->w - h->w;
-    out->delta_sigma = quad(g->w_sigma, h->w_sigma);
+    out->delta_ci = quad(g->w_ci, h->w_ci);
     out->loss = 1 - g->tps / h->tps;
     double sum = 0;
     for (int p = 0; p < GAP_PARTS; p++) {
         out->part[p] = g->part[p] - h->part[p];
-        out->sigma[p] = quad(g->sigma[p], h->sigma[p]);
+        out->ci[p] = quad(g->ci[p], h->ci[p]);
         if (isfinite(out->part[p]))
             sum += out->part[p];
         else
-            out->part[p] = out->sigma[p] = NAN;
+            out->part[p] = out->ci[p] = NAN;
     }
     bool cmp_known = isfinite(g->cmp) && isfinite(h->cmp);
     out->cmp = cmp_known ? g->cmp - h->cmp : NAN;
-    out->cmp_sigma = cmp_known ? quad(g->cmp_sigma, h->cmp_sigma) : NAN;
+    out->cmp_ci = cmp_known ? quad(g->cmp_ci, h->cmp_ci) : NAN;
     /* = other_G - other_H when both arms know the same parts */
     out->residual = out->delta - sum;
-    out->residual_sigma = isfinite(g->other_sigma) && isfinite(h->other_sigma)
-                              ? quad(g->other_sigma, h->other_sigma)
-                              : out->delta_sigma;
+    out->residual_ci = isfinite(g->other_ci) && isfinite(h->other_ci)
+                              ? quad(g->other_ci, h->other_ci)
+                              : out->delta_ci;
     out->closes_g = g->closes;
     out->closes_h = h->closes;
     out->vs_guest = h->guest;
@@ -838,12 +880,12 @@ static void append(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* "12.3 +- 1.0 points" (no "+-" when sigma is unknown) */
-static void append_points(char *buf, size_t len, const struct gap_split *s, double sec, double sigma)
+/* "12.3 +- 1.0 points" (no "+-" when the CI is unknown) */
+static void append_points(char *buf, size_t len, const struct gap_split *s, double sec, double ci)
 {
-    double pts = gap_points(s, sec), spts = fabs(gap_points(s, sigma));
-    if (isfinite(spts))
-        append(buf, len, "%.1f +- %.1f points", pts, spts);
+    double pts = gap_points(s, sec), cpts = fabs(gap_points(s, ci));
+    if (isfinite(cpts))
+        append(buf, len, "%.1f +- %.1f points", pts, cpts);
     else
         append(buf, len, "%.1f point%s", pts, fabs(pts) == 1.0 ? "" : "s");
 }
@@ -853,9 +895,9 @@ bool gap_cmp_within_cpu(double cmp, double cpu)
     return cmp * cpu > 0 && fabs(cmp) <= fabs(cpu);
 }
 
-static bool beyond_noise(double x, double sigma)
+bool gap_beyond_ci(double x, double ci)
 {
-    return isfinite(x) && x != 0 && (!isfinite(sigma) || fabs(x) > GAP_NAMED_SIGMAS * sigma);
+    return isfinite(x) && x != 0 && isfinite(ci) && fabs(x) > ci;
 }
 
 void gap_sentence(const struct gap_split *s, const char *g, const char *h, char *buf, size_t len)
@@ -864,12 +906,15 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
     if (!s->valid)
         return;
     int order[GAP_PARTS], n = 0, quiet = 0, tiny = 0;
+    /* one run: no CI; the parts listed by size, none named */
+    bool no_ci = !isfinite(s->delta_ci);
     for (int p = 0; p < GAP_PARTS; p++) {
+        bool shown = no_ci ? isfinite(s->part[p]) && s->part[p] != 0 : gap_beyond_ci(s->part[p], s->ci[p]);
         /* a part that would print as 0.0 points is no reason the gap is
          * what it is, however sure its sign */
-        if (beyond_noise(s->part[p], s->sigma[p]) && fabs(gap_points(s, s->part[p])) < GAP_NAMED_MIN_POINTS)
+        if (shown && fabs(gap_points(s, s->part[p])) < GAP_NAMED_MIN_POINTS)
             tiny++;
-        else if (beyond_noise(s->part[p], s->sigma[p]))
+        else if (shown)
             order[n++] = p;
         else if (isfinite(s->part[p]) && s->part[p] != 0)
             quiet++;
@@ -887,28 +932,30 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
         append(buf, len, ": the same time per transaction.");
         return;
     }
+    if (no_ci && n)
+        append(buf, len, "; one run, no CI");
     for (int i = 0; i < n; i++) {
         int p = order[i];
         append(buf, len, "%s", i ? ", " : ": ");
-        append_points(buf, len, s, s->part[p], s->sigma[p]);
+        append_points(buf, len, s, s->part[p], s->ci[p]);
         append(buf, len, " %s", s->vs_guest ? gap_part_name(p) : gap_split_part_name(p));
-        if (p == GAP_CPU && beyond_noise(s->cmp, s->cmp_sigma)) {
+        if (p == GAP_CPU && (no_ci ? isfinite(s->cmp) && s->cmp != 0 : gap_beyond_ci(s->cmp, s->cmp_ci))) {
             /* an "of which" never larger than its whole: where compression
              * moved more than the CPU (or the other way), the rest of the
              * CPU moved against it, and the sentence says by how much */
             bool within = gap_cmp_within_cpu(s->cmp, s->part[p]);
             append(buf, len, within ? " (of which compression " : " (compression ");
-            append_points(buf, len, s, s->cmp, s->cmp_sigma);
+            append_points(buf, len, s, s->cmp, s->cmp_ci);
             if (!within) {
                 append(buf, len, ", the rest of the CPU ");
                 append_points(buf, len, s, s->part[p] - s->cmp,
-                              sqrt(s->sigma[p] * s->sigma[p] + s->cmp_sigma * s->cmp_sigma));
+                              sqrt(s->ci[p] * s->ci[p] + s->cmp_ci * s->cmp_ci));
             }
             append(buf, len, ")");
         }
     }
     append(buf, len, "%sresidual ", n ? "; " : ": ");
-    append_points(buf, len, s, s->residual, s->residual_sigma);
+    append_points(buf, len, s, s->residual, s->residual_ci);
     bool first = true;
     for (int p = 0; p < GAP_PARTS; p++)
         if (isnan(s->part[p])) {
@@ -918,8 +965,7 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
         }
     append(buf, len, "%s.", first ? "" : ")");
     if (quiet)
-        append(buf, len, " %d other part%s within %.0f sigma of 0.", quiet, quiet == 1 ? " is" : "s are",
-               GAP_NAMED_SIGMAS);
+        append(buf, len, " %d other part%s a 95 %% CI that holds 0.", quiet, quiet == 1 ? " has" : "s have");
     if (tiny)
         append(buf, len, " %d other part%s under %.2f points.", tiny, tiny == 1 ? " is" : "s are",
                GAP_NAMED_MIN_POINTS);

@@ -66,22 +66,25 @@
  * between GAP_CLOSE_LOW and GAP_CLOSE_HIGH of w: below, counters overlap
  * (a part counted twice); above, the parts miss time.
  *
- * Uncertainty: each part carries sigma, from the counters' resolution
- * (delay accounting counts 1/100 s ticks per thread and reading; the
- * interval /proc/uptime's 1/100 s and the time a reading took; INNODB_CMP
- * whole seconds per counter) and from the spread over the arm's targets
- * and repeats (the standard error of their mean), combined in quadrature.
+ * Uncertainty: each part carries a 95 % CI half-width (ci), with the run
+ * as the unit: each run's figure is the mean of its targets (the guests of
+ * one run share its host and its moment: not independent), and ci =
+ * t(0.975, runs - 1) x the standard error over the runs, in quadrature
+ * with the counters' resolution (delay accounting's 1/100 s ticks per
+ * thread and reading; /proc/uptime's 1/100 s and the time a reading
+ * took; INNODB_CMP's whole seconds). One run: ci is NAN ("n/a"), never
+ * the guests' agreement and never 0.
  *
  * The split. A guest arm G against the host arm H of the same variant:
  * delta = w_G - w_H = the sum over parts of (part_G - part_H) + residual,
- * residual = other_G - other_H; each part's sigma is the two arms' in
- * quadrature. loss = 1 - TPS_G / TPS_H (TPS per guest); a part in points
+ * residual = other_G - other_H; each part's ci is the two arms' in
+ * quadrature (a Welch-like half-width). loss = 1 - TPS_G / TPS_H (TPS per guest); a part in points
  * of loss = part / delta x |loss| x 100 (for a gain, points of the gain:
  * a part that shrank is positive, one that grew negative). A tuned guest
  * arm against the untuned one splits the same way (what the tuning won). The CPU part of the split is the
  * virtualization/emulation CPU: the guest's transaction CPU (vCPU delay
  * removed) minus the host arm's. A part is named in a sentence only when
- * |part| > 2 sigma. The split is explained when both arms' budgets close
+ * its 95 % CI excludes 0 (gap_beyond_ci); with one run nothing is. The split is explained when both arms' budgets close
  * and |residual| <= GAP_RESIDUAL_LIMIT x |delta|: dropping a part can only
  * make `other` grow, so it never makes a run look explained.
  *
@@ -120,8 +123,7 @@
 /* how the headline's transactions were checked against the server's own */
 enum { GAP_TPS_NONE, GAP_TPS_COUNT, GAP_TPS_RATE };
 #define GAP_RESIDUAL_LIMIT 0.10    /* |residual| <= this share of |delta|, both budgets closed */
-#define GAP_NAMED_SIGMAS 2.0       /* a part is named in a sentence when |part| > this x sigma */
-#define GAP_NAMED_MIN_POINTS 0.05  /* ... and |points| >= this (it prints as 0.1 or more) */
+#define GAP_NAMED_MIN_POINTS 0.05  /* a part named must have |points| >= this (prints as 0.1 or more) */
 #define GAP_GUEST_READS_LIMIT 1.25  /* guest block reads <= this x InnoDB data reads ... */
 #define GAP_READAHEAD_ALLOWANCE 64  /* ... + this many reads per target (readahead, metadata) */
 #define GAP_QEMU_READS_TOLERANCE 0.10    /* QEMU read requests vs guest block reads */
@@ -178,17 +180,17 @@ struct gap_arm {
     double w;        /* seconds per transaction of a chain over the readings' interval,
                         k x its interval / the transactions the server counted in it;
                         k W / T (the whole phase) where that is not known */
-    double w_sigma;
+    double w_ci;     /* 95 % CI half-width of w over the runs; NAN with one run */
     int tps_check;   /* GAP_TPS_*: how sysbench's count was checked (the weakest of the targets) */
     double tps_diff; /* the largest relative difference between sysbench's and the server's */
     double states_over; /* the largest (on-CPU + run queue + block I/O) / interval - 1 */
     /* the budget (seconds per transaction; NAN: n/a) */
-    double part[GAP_PARTS], sigma[GAP_PARTS];
-    double other, other_sigma; /* w - the known parts */
+    double part[GAP_PARTS], ci[GAP_PARTS]; /* ci: 95 % CI half-widths (see above) */
+    double other, other_ci; /* w - the known parts */
     double cpu;                /* = part[GAP_CPU] */
-    double cmp, cmp_sigma;     /* of which compression (INNODB_CMP) */
+    double cmp, cmp_ci;     /* of which compression (INNODB_CMP) */
     bool cmp_in_cpu;           /* compression on, its CPU not measured: inside cpu */
-    double uncmp, uncmp_sigma; /* of cmp, the decompressions (0 without compression; NAN unknown) */
+    double uncmp, uncmp_ci; /* of cmp, the decompressions (0 without compression; NAN unknown) */
     double client_cpu;         /* of the client part, sysbench's CPU */
     /* the states behind it */
     double oncpu, runq, io, stmt, preempt; /* preempt: p, the vCPU's share waiting */
@@ -232,13 +234,13 @@ struct gap_arm {
 struct gap_split {
     bool valid;             /* both w and TPS known: delta and loss are */
     double delta;           /* w_G - w_H, seconds */
-    double delta_sigma;
+    double delta_ci;        /* 95 % CI half-widths here: the arms' in quadrature */
     double loss;            /* 1 - TPS_G / TPS_H */
     double part[GAP_PARTS]; /* seconds; NAN: n/a (its time is in the residual) */
-    double sigma[GAP_PARTS];
-    double cmp, cmp_sigma;  /* of which compression CPU */
+    double ci[GAP_PARTS];
+    double cmp, cmp_ci;  /* of which compression CPU */
     double residual;        /* seconds: other_G - other_H */
-    double residual_sigma;
+    double residual_ci;
     bool closes_g, closes_h; /* each arm's budget closes */
     bool vs_guest;           /* h is a guest arm (a tuned arm against the untuned one) */
     bool explained;          /* both close, |residual| <= GAP_RESIDUAL_LIMIT x |delta| */
@@ -287,13 +289,17 @@ const char *gap_layer_cache(enum gap_layer l);
  * over guest's TPS per guest: 75.0 points foreground reads, ..."):
  * "guest loses 95.2 % of host's TPS per guest: 80.1 +- 2.0 points CPU
  * (virtualization/emulation), ...; residual 3.0 +- 1.1 points." Parts
- * named biggest first, and only those beyond GAP_NAMED_SIGMAS sigma and
- * GAP_NAMED_MIN_POINTS (the others counted: within their noise, or under
- * 0.05 points); compression as an "of which" of the CPU, or where it moved
+ * named biggest first, and only those whose 95 % CI excludes 0 and
+ * beyond GAP_NAMED_MIN_POINTS (the others counted: CI holding 0, or under
+ * 0.05 points); with one run (no CI) the parts are listed by size under
+ * "one run, no CI" and none is named; compression as an "of which" of the CPU, or where it moved
  * more than the CPU did, beside the rest of the CPU; parts that are n/a said so; and
  * whether the budgets close and the model explains the run. "" when the
  * split is not valid. */
 void gap_sentence(const struct gap_split *s, const char *g, const char *h, char *buf, size_t len);
+/* x differs from 0 beyond its 95 % CI half-width ci; false where ci is
+ * unknown (one run): nothing is named without a CI */
+bool gap_beyond_ci(double x, double ci);
 /* One sentence on an arm's budget: whether it closes ("the budget of
  * guest closes: other 3.1 % of its thread time") or not, and why. "" when
  * it has no budget. */

@@ -121,8 +121,7 @@ const char report_prediction_rule[] =
 const char report_method_pointer[] =
     "Every figure is defined in docs/method.md of vbed's source (the figures; where the time goes; "
     "the prediction); `vbed report --explain` prints the definitions and each prediction's "
-    "arithmetic here. +- is a 95 % CI, but in the time budget (ms per transaction, points), where "
-    "it is one standard error.";
+    "arithmetic here. Every +- is a 95 % CI; with one run there is none (\"n/a\", or no +-).";
 
 const char report_gap_rule[] =
     "Where the time goes: per target, a chain -- a sysbench thread and the connection thread "
@@ -146,11 +145,12 @@ const char report_gap_rule[] =
     "sysbench's transactions equal the server's commits and rollbacks over the phase within 2 % "
     "(older results: their rates within 15 %), the thread's states (on-CPU + run queue + block "
     "I/O) exceed their interval by at most 2 % (a wait that spans a reading counts whole), and other lies within +-10 % of w. Each figure "
-    "carries +- sigma from the counters' resolution and the spread over targets and repeats. A guest "
+    "carries a 95 % CI over the runs (a run's targets averaged first: its guests are not independent), "
+    "with the counters' resolution; one run has none. A guest "
     "arm's difference from the host arm splits into the parts' differences (CPU: the "
     "virtualization/emulation CPU) and a residual (other_G - other_H); points of loss = part / "
     "difference x loss x 100, where loss = 1 - TPS per guest / host TPS; a part is named in a "
-    "sentence only beyond 2 sigma. The model explains a run when both budgets close and the "
+    "sentence only when its 95 % CI excludes 0 (one run: the parts are listed, none named). The model explains a run when both budgets close and the "
     "residual is within 10 % of the difference. n/a: a counter vbed could not read (never 0); its "
     "time is in other. Layers: requests per transaction at each layer and the hit ratio of the "
     "cache above it; copies: the data held at once in the buffer pool, the guest page cache and "

@@ -19,9 +19,11 @@ done
 
 # the facts, independently of the golden files
 expect_rc 0 "$VBED" report --no-html "$res"
-contains "$out" "guest loses 95.1 % of host's TPS per guest: 69.3 +- 1.2 points CPU (virtualization/emulation) (of which compression 3.0 +- 0.9 points), 7.9 +- 0.1 points client and hand-off" || fail "variant 1: no sentence"
+# the CIs are over the 2 repeats (the guests of a run averaged first):
+# compression's 2.82 +- 9.22 ms holds 0, so it is not named
+contains "$out" "guest loses 95.1 % of host's TPS per guest: 69.3 +- 7.1 points CPU (virtualization/emulation), 7.9 +- 0.8 points client and hand-off" || fail "variant 1: no sentence"
 contains "$out" "The budget of guest closes: 3.4 % of its thread time waiting, unattributed" || fail "variant 1: the guest's budget does not close"
-contains "$out" "residual 19.4 +- 0.1 points. The model does not explain this run: the budget of guest does not close." || fail "variant 2: residual not flagged"
+contains "$out" "residual 19.4 +- 1.2 points. The model does not explain this run: the budget of guest does not close." || fail "variant 2: residual not flagged"
 contains "$out" "The budget of guest does not close: 19.5 % of its thread time waiting, unattributed (15.17 of 77.64 ms per transaction; limits +-10 %); waits no counter names." || fail "variant 2: an open budget not said"
 # the commit stage absent: commit I/O n/a, and the reads, which share the
 # block I/O with it; locks are their own counter's, capped by nothing
@@ -29,7 +31,7 @@ contains "$out" "(n/a, in the residual: foreground reads, commit I/O)" || fail "
 contains "$out" "guest  guest block      1.14       4.00        1.20       6.43 ms        3.00 ms  guest page cache      0.600" || fail "no guest block layer"
 contains "$out" "arm guest, variant 2: the layers' counters do not fit together: guest block reads" || fail "no consistency note"
 # copies: each cache counts up to one working set (the fixture's guest page cache holds more)
-echo "$out" | grep -Eq "^  guest  4 +83\.03 \+- 1\.39 .* 3\.4 %  yes +2\.40$" || fail "guest arm: time per transaction, other or copies"
+echo "$out" | grep -Eq "^  guest  4 +83\.03 \+- 8\.22 .* 3\.4 %  yes +2\.40$" || fail "guest arm: time per transaction, other or copies"
 expect_rc 0 "$VBED" compare "$res" tests/data/results/$name-b
 # compare's answer first: the pairs beyond noise, largest first -- the
 # table's own rows (+7.6 %, p 0.0200; +5.7 %; +2.4 %) -- then the rest counted

@@ -30,7 +30,7 @@ expect_rc 0 "$VBED" report --no-html -f md "$res"
 expect_rc 0 "$VBED" report --no-html "$res"
 contains "$out" "not comparable with KVM" || fail "no TCG warning"
 contains "$out" "Ratios of mean TPS: guest/host 0.025 per guest, tuned/host 0.040 aggregate, tuned/guest 1.614 per guest" || fail "ratios"
-contains "$out" "host   host        -  3    604.36  ± 28.77  11.58  1.9%" || fail "host row"
+contains "$out" "host   host        -  3    604.36  +- 28.77  11.58  1.9%" || fail "host row"
 contains "$out" "run 6 (guest, repeat 2), guest 1: TPS drifts by +0.174" || fail "drift note"
 
 # --no-html: summary.csv only, equal to the csv format

@@ -188,7 +188,8 @@ static void measured_and_split(void **state)
     assert_int_equal(g->targets, 2); /* run 5 failed: not counted */
     assert_true(g->guest);
     assert_near(g->w, 0.090, 1e-12);
-    assert_near(g->w_sigma, 0.010, 1e-12); /* 100 and 80 ms: sd 14.14 / sqrt 2 */
+    /* 100 and 80 ms, but the two guests of one run: no CI (not independent) */
+    assert_true(isnan(g->w_ci));
     assert_near(g->cmp, 0.0045, 1e-12);
     assert_near(g->tps, 11.25, 1e-12);
     assert_near(g->layer[GAP_LAYER_INNODB].reads, 4, 1e-12);
@@ -214,7 +215,8 @@ static void measured_and_split(void **state)
     assert_false(s->explained);
     char text[2048];
     gap_sentence(s, "guest", "host", text, sizeof(text));
-    assert_non_null(strstr(text, "guest loses 88.8 % of host's TPS per guest: residual 88.8 +- "));
+    /* one run: no +- */
+    assert_non_null(strstr(text, "guest loses 88.8 % of host's TPS per guest: residual 88.8 points (n/a"));
     assert_non_null(strstr(text, "(n/a, in the residual: CPU (virtualization/emulation), CPU "
                                  "contention, foreground reads, commit I/O, locks, client and "
                                  "hand-off). The model does not explain this run: neither arm's "
@@ -248,10 +250,8 @@ static void measured_and_split(void **state)
     if (getenv("VBED_TEST_SHOW"))
         fputs(buf, stderr);
     assert_non_null(strstr(buf, "Where the time goes, per thread and transaction"));
-    assert_non_null(strstr(buf, "  guest  host  88.8 %  difference                      70.00 +- "
-                                "10.00    88.8               -\n"));
-    assert_non_null(strstr(buf, "CPU (virtualization/emulation)             n/a     n/a             "
-                                "n/a\n"));
+    assert_non_null(strstr(buf, "  guest  host  88.8 %  difference                      70.00    88.8"));
+    assert_non_null(strstr(buf, "CPU (virtualization/emulation)    n/a     n/a            n/a\n"));
     assert_non_null(strstr(buf, "  guest has no budget: the chain of its targets was not read"));
     free(buf);
     report_free(r);
@@ -270,20 +270,66 @@ static void measured_and_split(void **state)
  * 0.51) are within their noise and not named; compression (1.5 +- 1.12)
  * neither. */
 static void arm(struct gap_arm *a, double w, const double part[GAP_PARTS], const double sigma[GAP_PARTS],
-                double other, double cmp, double cmp_sigma)
+                double other, double cmp, double cmp_ci)
 {
     a->w = w;
-    a->w_sigma = 0;
+    a->w_ci = 0;
     for (int p = 0; p < GAP_PARTS; p++) {
         a->part[p] = part[p];
-        a->sigma[p] = sigma[p];
+        a->ci[p] = sigma[p];
     }
     a->other = other;
-    a->other_sigma = 0.0001;
+    a->other_ci = 0.0001;
     a->cmp = cmp;
-    a->cmp_sigma = cmp_sigma;
+    a->cmp_ci = cmp_ci;
     a->targets = a->budgets = 1;
     a->closes = true;
+}
+
+/* The run is the unit: the same four targets (guest 1: 100 ms a
+ * transaction, guest 2: 80 ms) as two runs of {1, 2} agree run to run (CI
+ * 0: w has no resolution term), as runs {1, 1} and {2, 2} they differ by 20
+ * ms: CI = t(0.975, 1) x 20 / 2 ms = 127.06 ms. By target both would be
+ * t(0.975, 3) x 11.55 / 2 = 18.4 ms. */
+static void ci_by_run(void **state)
+{
+    (void)state;
+    struct counters g1 = {100, 10, 6, 0.5, 1500, 500, 500, 400, 100, 100, 60};
+    struct counters g2 = {125, 10, 5, 0.5, 1000, 250, 250, 500, 125, 125, 60};
+    for (int mixed = 0; mixed <= 1; mixed++) {
+        char *dir = strdup("/tmp/vbed-test-gap.XXXXXX");
+        assert_non_null(mkdtemp(dir));
+        char *m = xasprintf(meta_fmt, "writeback", "writeback");
+        char *failed = strstr(m, "\"failed\"");
+        memcpy(failed, "\"ok\"    ", 8); /* run 5: a second repeat of the guest arm */
+        test_write_file(dir, "meta.json", m);
+        free(m);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        sample(f, "tps_arm", 22.5, "guest", 2, 0, "");
+        sample(f, "tps_arm", 22.5, "guest", 5, 0, "");
+        target(f, "guest", 2, 1, &g1, true);
+        target(f, "guest", 2, 2, mixed ? &g2 : &g1, true);
+        target(f, "guest", 5, 1, mixed ? &g1 : &g2, true);
+        target(f, "guest", 5, 2, &g2, true);
+        fclose(f);
+        test_write_file(dir, "samples.jsonl", text);
+        free(text);
+        struct results_data *rd = results_read(dir);
+        assert_non_null(rd);
+        struct gap_arm g;
+        gap_measure_arm(rd, 1, &rd->arms[1], &g);
+        assert_int_equal(g.targets, 4);
+        assert_near(g.w, 0.090, 1e-12);
+        if (mixed)
+            assert_near(g.w_ci, 0, 1e-9);
+        else
+            assert_near(g.w_ci, 12.7062047 * 0.010, 1e-7);
+        results_data_free(rd);
+        test_remove_dir(dir);
+        free(dir);
+    }
 }
 
 static void split_by_hand(void **state)
@@ -300,7 +346,7 @@ static void split_by_hand(void **state)
     assert_true(s.explained);
     assert_near(s.delta, 0.046, 1e-12);
     assert_near(s.part[GAP_CPU], 0.037, 1e-12);
-    assert_near(s.sigma[GAP_CPU], sqrt(0.001 * 0.001 + 0.0001 * 0.0001), 1e-12);
+    assert_near(s.ci[GAP_CPU], sqrt(0.001 * 0.001 + 0.0001 * 0.0001), 1e-12);
     assert_near(s.residual, 0.0012, 1e-12);
     assert_near(gap_points(&s, s.part[GAP_CPU]), 74, 1e-9);
     assert_near(gap_points(&s, s.residual), 2.4, 1e-9);
@@ -308,14 +354,15 @@ static void split_by_hand(void **state)
     char text[1024];
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_string_equal(text, "tuned loses 92.0 % of host's TPS per guest: 74.0 +- 2.0 points CPU "
-                              "(virtualization/emulation), 5.6 +- 1.0 points CPU contention, 3.8 "
+                              "(virtualization/emulation) (of which compression 3.0 +- 2.2 "
+                              "points), 5.6 +- 1.0 points CPU contention, 3.8 "
                               "+- 0.3 points client and hand-off, 3.6 +- 0.4 points foreground "
                               "reads, 2.4 +- 0.3 points commit I/O; residual 2.4 +- 0.3 points. 1 "
-                              "other part is within 2 sigma of 0.");
+                              "other part has a 95 % CI that holds 0.");
 
     /* compression beyond its noise: named as an "of which" of CPU */
-    g.cmp_sigma = 0.0001;
-    h.cmp_sigma = 0.0001;
+    g.cmp_ci = 0.0001;
+    h.cmp_ci = 0.0001;
     gap_split(&g, &h, &s);
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_non_null(strstr(text, "74.0 +- 2.0 points CPU (virtualization/emulation) (of which "
@@ -331,15 +378,15 @@ static void split_by_hand(void **state)
     g.cmp = cmp;
     /* a part sure of its sign but under 0.05 points (locks: 0.024 ms, 0.048
      * points, sigma 1.4 us) is counted, not named as "0.0 points" */
-    double locks[2] = {g.part[GAP_LOCKS], g.sigma[GAP_LOCKS]}, hl = h.sigma[GAP_LOCKS];
+    double locks[2] = {g.part[GAP_LOCKS], g.ci[GAP_LOCKS]}, hl = h.ci[GAP_LOCKS];
     g.part[GAP_LOCKS] = h.part[GAP_LOCKS] + 0.000024;
-    g.sigma[GAP_LOCKS] = h.sigma[GAP_LOCKS] = 0.000001;
+    g.ci[GAP_LOCKS] = h.ci[GAP_LOCKS] = 0.000001;
     gap_split(&g, &h, &s);
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_null(strstr(text, "locks"));
     assert_non_null(strstr(text, " 1 other part is under 0.05 points."));
-    assert_null(strstr(text, "within 2 sigma"));
-    g.part[GAP_LOCKS] = locks[0], g.sigma[GAP_LOCKS] = locks[1], h.sigma[GAP_LOCKS] = hl;
+    assert_null(strstr(text, "CI that holds 0"));
+    g.part[GAP_LOCKS] = locks[0], g.ci[GAP_LOCKS] = locks[1], h.ci[GAP_LOCKS] = hl;
 
     /* a budget that does not close: never explained, whatever the residual */
     g.closes = false;
@@ -454,6 +501,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(measured_and_split),
+        cmocka_unit_test(ci_by_run),
         cmocka_unit_test(split_by_hand),
         cmocka_unit_test(without_layers),
         cmocka_unit_test(hostdev_reads_fit),

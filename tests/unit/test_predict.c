@@ -377,7 +377,7 @@ static void predicted_and_checked(void **state)
     assert_near(vs->loss, 0.3, 1e-12);
     assert_false(r->variants[0].cells[1].gap_guest.valid);
     report_gap_text(r, 0, text, sizeof(text));
-    assert_non_null(strstr(text, "\ntuned loses 30.0 % of guest's TPS per guest: "));
+    assert_non_null(strstr(text, "\ntuned loses 30.0 % of guest's TPS per guest; one run, no CI: "));
     assert_non_null(strstr(text, " points foreground reads"));
     report_prediction_text(r, 0, text, sizeof(text));
     assert_non_null(strstr(text, "tuned: predicted 7.14 TPS per guest from guest's budget (10.00 "
