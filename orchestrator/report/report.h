@@ -234,7 +234,7 @@ struct report_table *report_conditions_table(const struct report *r, size_t vari
  * transaction, copies of the data (gap.h). */
 struct report_table *report_layers_table(const struct report *r, size_t variant);
 /* Where the time goes: per arm its time per transaction split into the
- * budget's parts (gap.h) with their sigma, the rest, whether the budget
+ * budget's parts (gap.h) with their 95 % CI, the rest, whether the budget
  * closes, and copies of the data. */
 struct report_table *report_time_table(const struct report *r, size_t variant);
 /* Per guest arm the guest's CPU in a chain's transaction by the tasks that
@@ -243,7 +243,7 @@ struct report_table *report_time_table(const struct report *r, size_t variant);
  * where the tasks probe was not read. */
 struct report_table *report_tasks_table(const struct report *r, size_t variant);
 /* Per guest arm the split of its difference from the host arm, one row per
- * part: ms +- sigma, points of loss, whether it is beyond 2 sigma (no rows
+ * part: ms +- its 95 % CI, points of loss, whether the CI excludes 0 (no rows
  * when no split applies). */
 struct report_table *report_gap_table(const struct report *r, size_t variant);
 /* Each arm's budget in a sentence (closes or not, and why), one per line. */
