@@ -281,6 +281,9 @@ static struct json_object *jspeed_fit(const struct report *r, size_t v)
     json_object_object_add(o, "df", jnum(f.df));
     json_object_object_add(o, "elasticity", jnum(f.slope));
     json_object_object_add(o, "elasticity_ci95_half", jnum(f.slope_half));
+    json_object_object_add(o, "elasticity_leave_one_out_low", jnum(f.loo_lo));
+    json_object_object_add(o, "elasticity_leave_one_out_high", jnum(f.loo_hi));
+    json_object_object_add(o, "elasticity_leave_one_out_spread", jnum(f.loo_spread));
     json_object_object_add(o, "residual_sd", jnum(f.sd));
     return o;
 }

@@ -84,34 +84,119 @@ static void no(struct speed_fit *f, const char *why)
     snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
+/* every guest run of a variant with a gauge: its arm, log gauge, log TPS */
+struct point {
+    size_t arm;
+    double x, y;
+};
+
+/* The pooled within-arm slope over pts but pts[skip] (skip >= n: none):
+ * its Sxy / Sxx, residual sum of squares, Sxx, and the runs and arms it
+ * used. false where Sxx is 0. */
+static bool pooled(const struct point *pts, size_t n, size_t skip, size_t n_arms, double *slope,
+                   double *rss, double *sxx_out, size_t *runs, size_t *arms)
+{
+    double sxx = 0, sxy = 0;
+    double *mx = xcalloc(n_arms + 1, sizeof(double)), *my = xcalloc(n_arms + 1, sizeof(double));
+    size_t *k = xcalloc(n_arms + 1, sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        if (i != skip)
+            mx[pts[i].arm] += pts[i].x, my[pts[i].arm] += pts[i].y, k[pts[i].arm]++;
+    *runs = *arms = 0;
+    for (size_t a = 0; a < n_arms; a++)
+        if (k[a]) {
+            mx[a] /= (double)k[a], my[a] /= (double)k[a];
+            *runs += k[a];
+            *arms += 1;
+        }
+    for (size_t i = 0; i < n; i++)
+        if (i != skip) {
+            double dx = pts[i].x - mx[pts[i].arm], dy = pts[i].y - my[pts[i].arm];
+            sxx += dx * dx, sxy += dx * dy;
+        }
+    *sxx_out = sxx;
+    bool moved = sxx > 0;
+    if (moved) {
+        /* the residuals summed directly: syy - e sxy cancels to rounding */
+        *slope = sxy / sxx;
+        *rss = 0;
+        for (size_t i = 0; i < n; i++)
+            if (i != skip) {
+                double r = pts[i].y - my[pts[i].arm] - *slope * (pts[i].x - mx[pts[i].arm]);
+                *rss += r * r;
+            }
+    }
+    free(mx), free(my), free(k);
+    return moved;
+}
+
 void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
 {
     memset(out, 0, sizeof(*out));
-    out->slope = out->slope_half = out->sd = NAN;
+    out->slope = out->slope_half = out->sd = out->loo_lo = out->loo_hi = out->loo_spread = NAN;
     out->gauge = SPEEDFIT_GAUGE;
     struct hosts h = {0};
-    double sxx = 0, sxy = 0, syy = 0;
+    size_t cap = 0, n = 0;
+    for (size_t a = 0; a < r->rd->n_arms; a++)
+        cap += r->variants[v].cells[a].tps_stats.n;
+    struct point *pts = xcalloc(cap + 1, sizeof(*pts));
+    double *x = xcalloc(cap + 1, sizeof(double)), *y = xcalloc(cap + 1, sizeof(double));
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         if (strcmp(r->rd->arms[a].kind, "guest") != 0)
             continue;
-        struct speed_arm arm;
-        if (!arm_of(&r->variants[v].cells[a], &h, &arm, &sxx, &sxy, &syy))
-            return no(out, "the guest arms' speed gauges were read on more than one host");
-        out->runs += arm.n;
-        out->arms += arm.n > 0;
+        size_t k = runs_of(&r->variants[v].cells[a], x, y, &h);
+        for (size_t i = 0; i < k; i++)
+            pts[n++] = (struct point){a, x[i], y[i]};
     }
-    out->sxx = sxx;
-    out->df = fmax(0, (double)out->runs - (double)out->arms - 1);
-    if (!out->runs)
-        return no(out, "no guest run recorded the machine's speed gauge");
-    if (out->df < SPEEDFIT_MIN_DF)
-        return no(out, "too few repeats with a speed gauge to fit how TPS follows it");
-    if (!(sxx > 0))
-        return no(out, "the speed gauge did not move within an arm");
-    out->slope = sxy / sxx;
-    out->sd = sqrt(fmax(0, syy - out->slope * sxy) / out->df);
-    out->slope_half = gsl_cdf_tdist_Pinv(0.975, out->df) * out->sd / sqrt(sxx);
-    out->valid = true;
+    free(x);
+    free(y);
+    double rss = 0;
+    if (h.mixed) {
+        no(out, "the guest arms' speed gauges were read on more than one host");
+    } else if (!n) {
+        no(out, "no guest run recorded the machine's speed gauge");
+    } else {
+        bool moved = pooled(pts, n, n, r->rd->n_arms, &out->slope, &rss, &out->sxx, &out->runs,
+                            &out->arms);
+        out->df = fmax(0, (double)out->runs - (double)out->arms - 1);
+        if (out->df < SPEEDFIT_MIN_DF)
+            no(out, "too few repeats with a speed gauge to fit how TPS follows it");
+        else if (!moved)
+            no(out, "the speed gauge did not move within an arm");
+        else {
+            out->sd = sqrt(rss / out->df);
+            out->slope_half = gsl_cdf_tdist_Pinv(0.975, out->df) * out->sd / sqrt(out->sxx);
+            out->valid = true;
+            /* leave one run out: the elasticity without it; a run whose
+             * absence leaves the gauge unmoved makes the spread infinite */
+            out->loo_lo = out->loo_hi = out->slope;
+            out->loo_spread = 0;
+            for (size_t i = 0; i < n; i++) {
+                double e, rss_i, sxx_i;
+                size_t runs_i, arms_i;
+                if (!pooled(pts, n, i, r->rd->n_arms, &e, &rss_i, &sxx_i, &runs_i, &arms_i)) {
+                    out->loo_spread = INFINITY;
+                    continue;
+                }
+                out->loo_lo = fmin(out->loo_lo, e);
+                out->loo_hi = fmax(out->loo_hi, e);
+                out->loo_spread = fmax(out->loo_spread, fabs(e - out->slope));
+            }
+            if (!(out->loo_spread <= fabs(out->slope))) {
+                out->valid = false;
+                if (isfinite(out->loo_spread))
+                    snprintf(out->why, sizeof(out->why),
+                             "without one run the elasticity moves from %.2f to %.2f, more than "
+                             "its own size: the fit rests on single runs",
+                             out->slope, fabs(out->loo_lo - out->slope) > fabs(out->loo_hi - out->slope)
+                                             ? out->loo_lo : out->loo_hi);
+                else
+                    no(out, "without one run the speed gauge does not move within an arm: the fit "
+                            "rests on a single run");
+            }
+        }
+    }
+    free(pts);
 }
 
 bool speed_compare(const struct speed_fit *f, const struct speed_arm *a, const struct speed_arm *g,
@@ -159,8 +244,8 @@ void speed_ratios_text(const struct report *r, size_t v, char *buf, size_t len)
     size_t used = (size_t)snprintf(
         buf, len,
         "At one machine speed (TPS per guest as the host's speed gauge to the power %.2f +- %.2f, "
-        "fitted within each guest arm's repeats over %zu runs): ",
-        f.slope, f.slope_half, f.runs);
+        "%.2f to %.2f leaving one run out, fitted within each guest arm's repeats over %zu runs): ",
+        f.slope, f.slope_half, f.loo_lo, f.loo_hi, f.runs);
     size_t shown = 0;
     for (size_t a = 0; a < r->rd->n_arms && used < len; a++) {
         double ratio, lo, hi;

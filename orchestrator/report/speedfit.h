@@ -22,6 +22,9 @@
  * Its slope is the run's own, fitted on how each arm's repeats moved with
  * the gauge, never on a comparison between arms.
  *
+ * The fit is judged out of sample too: refitted without each run in turn
+ * (leave one out), it must not move by more than its own size.
+ *
  * Two arms A and G compared at one speed: log(A / G) = (y_A - y_G) - e
  * (x_A - x_G), the arms' means over their runs, with the 95 % half-width
  * t(0.975, df) x s x sqrt(1 / n_A + 1 / n_G + (x_A - x_G)^2 / Sxx) (the
@@ -58,13 +61,19 @@ struct speed_arm {
 struct speed_fit {
     bool valid;
     const char *gauge; /* the gauge's metric: SPEEDFIT_GAUGE */
-    char why[120];     /* why not, when not valid */
+    char why[200];     /* why not, when not valid */
     size_t runs, arms; /* the runs and arms it was fitted over */
     double df;
     double slope;      /* e: d log TPS per guest / d log gauge */
     double slope_half; /* its 95 % half-width */
     double sd;         /* s: the residuals' sd, in log TPS */
     double sxx;        /* the within-arm sum of squares of x */
+    /* leave one run out: the elasticity refitted without each run in turn,
+     * its lowest and highest, and the largest move from slope (INFINITY
+     * where some run's absence leaves the gauge unmoved within every arm).
+     * A fit whose loo_spread exceeds |slope| rests on single runs: not
+     * valid (a 3-repeat quickstart's -3.40 moved to -5.14 without one). */
+    double loo_lo, loo_hi, loo_spread;
 };
 
 /* The runs of cell c that count and have a reading of the gauge (> 0,
