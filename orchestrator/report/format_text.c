@@ -226,10 +226,11 @@ static const char *ms_pm(char *buf, size_t len, double seconds, double ci)
 /* Per arm: the time per transaction and its parts, ms. */
 struct report_table *report_time_table(const struct report *r, size_t variant)
 {
-    static const char *const head[] = {"arm",   "n",         "thread time/tx ms", "CPU",
-                                       "of which compression", "contention", "reads",
-                                       "commit I/O", "locks", "client", "other", "other %",
-                                       "closes", "copies"};
+    /* every time column in ms per transaction, said in each header */
+    static const char *const head[] = {"arm",   "n",         "thread time/tx ms", "CPU ms",
+                                       "of which compression ms", "contention ms", "reads ms",
+                                       "commit I/O ms", "locks ms", "client ms", "other ms",
+                                       "other %", "closes", "copies"};
     struct report_table *t = report_table_new(14, head, 0x2FFE);
     for (size_t a = 0; a < r->rd->n_arms; a++) {
         const struct gap_arm *g = &r->variants[variant].cells[a].layers;
