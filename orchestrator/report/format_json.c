@@ -208,6 +208,9 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "reads_per_tx", jnum(p.reads_a));
     json_object_object_add(o, "read_path", jstr(p.path));
     json_object_object_add(o, "read_latency_ms", jms(p.lat_a));
+    json_object_object_add(o, "read_latency_resolution_ms", jms(p.lat_a_res));
+    json_object_object_add(o, "read_latency_device_reads", jnum(p.lat_a_reads));
+    json_object_object_add(o, "inputs_ci95_rel", jnum(p.input_rel));
     json_object_object_add(o, "misses_per_tx", jnum(p.misses_a));
     json_object_object_add(o, "untuned_misses_per_tx", jnum(p.misses_g));
     json_object_object_add(o, "own_misses_per_tx", jnum(p.own_a));

@@ -343,7 +343,11 @@ struct report_table *report_prediction_table(const struct report *r, size_t vari
         char pool[48], reads[32], lat[32], pred[32], meas[48], err[32], one[32], null[32], tol[32];
         snprintf(pool, sizeof(pool), "%.0f MiB%s", p.pool_a / 1048576, p.pool_auto ? " (auto)" : "");
         snprintf(reads, sizeof(reads), "%.2f", p.reads_a);
-        snprintf(lat, sizeof(lat), "%.3f ms", 1000 * p.lat_a);
+        /* on the device path, its resolution over the reads it rests on */
+        if (isfinite(p.lat_a_res))
+            snprintf(lat, sizeof(lat), "%.3f +- %.3f ms", 1000 * p.lat_a, 1000 * p.lat_a_res);
+        else
+            snprintf(lat, sizeof(lat), "%.3f ms", 1000 * p.lat_a);
         snprintf(pred, sizeof(pred), "%.2f", p.predicted);
         if (p.measured_ci > 0)
             snprintf(meas, sizeof(meas), "%.2f +- %.2f", p.measured, p.measured_ci);
@@ -453,7 +457,12 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                                      "%s%s: predicted %.2f TPS per guest from %s's budget.",
                                      used ? "\n" : "", name, p.predicted, from);
         else {
-            char saved[420];
+            char saved[420], dev_reads[120] = "";
+            /* said where it moves the predicted side by 0.1 % or more */
+            if (isfinite(p.lat_a_res) && p.input_rel >= 0.001)
+                snprintf(dev_reads, sizeof(dev_reads),
+                         " (+- %.3f ms: %.0f device reads; %.1f %% of the predicted side)",
+                         1000 * p.lat_a_res, p.lat_a_reads, 100 * p.input_rel);
             if (isfinite(p.path_cost))
                 snprintf(saved, sizeof(saved),
                          "%.2f buffer-pool misses per transaction, %s's %.2f, of them the chain's "
@@ -494,9 +503,9 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
             used += (size_t)snprintf(
                 buf + used, len - used,
                 "%s%s: predicted %.2f TPS per guest from %s's budget (%.2f foreground reads per "
-                "transaction at %.3f ms, through the %s; %s), measured %.2f: %+.1f %%%s.",
-                used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path, saved,
-                p.measured, 100 * p.error, verdict);
+                "transaction at %.3f ms, through the %s%s; %s), measured %.2f: %+.1f %%%s.",
+                used ? "\n" : "", name, p.predicted, from, p.reads_a, 1000 * p.lat_a, p.path,
+                dev_reads, saved, p.measured, 100 * p.error, verdict);
             char io[300] = "";
             if (p.io_priced)
                 snprintf(io, sizeof(io),

@@ -211,6 +211,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
     out->null_error = out->null_error_at_speed = out->tolerance = NAN;
+    out->lat_a_reads = out->lat_a_res = NAN;
     out->elasticity = out->elasticity_half = out->speed_half = out->speed_df = NAN;
     out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
     out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
@@ -283,10 +284,18 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
         out->lat_a = gb;
     } else {
         out->path = "device";
+        const struct gap_arm *d = g;
         dev = per_request(&L[GAP_LAYER_HOST]);
-        if (!isfinite(dev) && r->host_arm >= 0)
-            dev = per_request(&cells[r->host_arm].layers.layer[GAP_LAYER_HOST]);
+        if (!isfinite(dev) && r->host_arm >= 0) {
+            d = &cells[r->host_arm].layers;
+            dev = per_request(&d->layer[GAP_LAYER_HOST]);
+        }
         out->lat_a = dev + (isfinite(gb) && isfinite(q) ? fmax(0, gb - q) : 0);
+        /* what it rests on: the reads that reached the device (often a few
+         * stray ones: the untuned guest's data sat in its page cache), and
+         * diskstats' whole ms per target's two readings over them */
+        out->lat_a_reads = d->sum_host_reads;
+        out->lat_a_res = d->sum_host_reads > 0 ? 0.001 * (double)d->targets / d->sum_host_reads : NAN;
     }
     if (out->reads_a > 0 && !isfinite(out->lat_a))
         return no(out, "no read latency was measured on its path");
@@ -349,9 +358,14 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     if (!(out->w_a > 0))
         return no(out, "the predicted time per transaction is not positive");
     out->predicted = k / out->w_a;
-    out->predicted_ci = cg->per_guest_stats.n > 1 && cg->per_guest_stats.mean > 0
-                            ? out->predicted * cg->per_guest_stats.ci95_half / cg->per_guest_stats.mean
-                            : 0;
+    /* the inputs' uncertainty, propagated: the device latency's resolution
+     * over the reads it rests on (a TPS is k / w_a: relative errors equal) */
+    out->input_rel = isfinite(out->lat_a_res) && out->reads_a > 0
+                         ? out->reads_a * out->lat_a_res / out->w_a : 0;
+    double rel_g = cg->per_guest_stats.n > 1 && cg->per_guest_stats.mean > 0
+                       ? cg->per_guest_stats.ci95_half / cg->per_guest_stats.mean
+                       : 0;
+    out->predicted_ci = out->predicted * sqrt(rel_g * rel_g + out->input_rel * out->input_rel);
     out->valid = true;
     if (isfinite(out->measured) && out->measured > 0) {
         at_speed(r, v, cg, ca, out, k);
@@ -370,7 +384,7 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
          * a ratio of 1 where the measured one is exp(L) */
         double err = out->error, null_err = out->null_error;
         if (out->speed_fitted) {
-            out->tolerance = out->speed_half;
+            out->tolerance = sqrt(out->speed_half * out->speed_half + out->input_rel * out->input_rel);
             err = out->error_at_speed;
             double ratio = out->w_a > 0 && isfinite(err) ? (w / out->w_a) / (1 - err) : NAN;
             out->null_error_at_speed = ratio > 0 ? 1 - 1 / ratio : NAN;

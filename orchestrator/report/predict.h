@@ -168,6 +168,14 @@ struct prediction {
     bool pool_auto;    /* A's buffer_pool = auto */
     double reads_g, reads_a;  /* foreground reads per transaction */
     double lat_g, lat_a;      /* seconds per read */
+    /* on the device path: the device reads lat_a rests on (the arm's
+     * total; the host arm's where the untuned guest had none) and lat_a's
+     * resolution, diskstats' 1 ms per target's reading / those reads
+     * (13 stray reads over 6 targets: +-0.46 ms); NAN elsewhere */
+    double lat_a_reads, lat_a_res;
+    /* the inputs' part of the predicted side's relative 95 % half-width:
+     * reads_a x lat_a_res / w_a (0 where lat_a is not the device's) */
+    double input_rel;
     const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
     double misses_g, misses_a;  /* buffer-pool misses per transaction (all threads) */
     double own_g, own_a;        /* of them the chain's own (f_G, f_A); NAN without the probe */
@@ -193,7 +201,7 @@ struct prediction {
     double client_g;                   /* C_G */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */
-    double predicted_ci;      /* from G's spread over guests and repeats; 0: one repeat */
+    double predicted_ci;      /* G's spread over repeats and the inputs' (input_rel), in quadrature */
     double error;             /* (measured - predicted) / measured */
     double null_error;        /* the null model's, "the tuning changes nothing":
                                  (measured - G's measured) / measured */

@@ -798,14 +798,16 @@ static void too_uncertain_to_judge(void **state)
     assert_true(p.judged);
     assert_true(p.agrees);
     assert_false(p.cannot_tell);
-    assert_near(p.tolerance, sqrt(0.05 * 0.05 * 2), 1e-9);
+    /* and the inputs' part: the device latency's resolution (0.05 %) */
+    assert_near(p.tolerance, sqrt(0.05 * 0.05 * 2 + p.input_rel * p.input_rel), 1e-9);
+    assert_true(p.input_rel > 0 && p.input_rel < 0.001);
     assert_near(p.null_error, (7.0 - 10.0) / 7.0, 1e-9);
     struct report_cell *c = &b.r->variants[0].cells[2];
     c->per_guest_stats.n = 2;
     c->per_guest_stats.ci95_half = 4.0;
     predict_arm(b.r, 0, 2, &p);
     assert_true(p.valid);
-    assert_near(p.tolerance, sqrt(4.0 / 7.0 * 4.0 / 7.0 + 0.05 * 0.05), 1e-9);
+    assert_near(p.tolerance, sqrt(4.0 / 7.0 * 4.0 / 7.0 + 0.05 * 0.05 + p.input_rel * p.input_rel), 1e-9);
     assert_false(p.judged);
     assert_false(p.agrees);
     char text[4096];
@@ -823,8 +825,9 @@ static void too_uncertain_to_judge(void **state)
     g->per_guest_stats.n = 2;
     g->per_guest_stats.ci95_half = 0.2 * g->per_guest_stats.mean;
     predict_arm(b.r, 0, 2, &p);
-    assert_near(p.predicted_ci, 0.2 * p.predicted, 1e-9);
-    assert_near(p.tolerance, sqrt(a * a + 0.04), 1e-9);
+    double in = p.input_rel;
+    assert_near(p.predicted_ci, p.predicted * sqrt(0.04 + in * in), 1e-9);
+    assert_near(p.tolerance, sqrt(a * a + 0.04 + in * in), 1e-9);
     unbuild(&b);
 }
 
@@ -893,9 +896,16 @@ static void judged_at_one_speed(void **state)
     assert_near(p.measured, (7 / 1.728) * (1 + 1 / 1.331) / 2, 1e-9);
     assert_true(p.error < -0.9);
     assert_near(p.error_at_speed, 1 - (0.100 / 0.140) / 0.7, 1e-9);
-    /* a perfect fit (no residual) leaves a tolerance of 0: -2 % is then
-     * an error the model makes, not noise */
-    assert_near(p.tolerance, 0, 1e-9);
+    /* a perfect fit (no residual) leaves the inputs' part alone -- the
+     * device latency's resolution, 1 ms per target over the reads it rests
+     * on -- a tolerance of 0.05 %: -2 % is then an error the model makes,
+     * not noise */
+    const struct gap_arm *gl = &b.r->variants[0].cells[b.r->first_guest_arm].layers;
+    assert_true(gl->sum_host_reads > 0);
+    assert_near(p.lat_a_res, 0.001 * (double)gl->targets / gl->sum_host_reads, 1e-15);
+    assert_near(p.input_rel, p.reads_a * p.lat_a_res / p.w_a, 1e-15);
+    assert_near(p.tolerance, p.input_rel, 1e-12);
+    assert_true(p.tolerance < 0.001);
     assert_true(p.judged);
     assert_false(p.agrees);
     assert_near(p.null_error_at_speed, 1 - 1 / 0.7, 1e-9);
