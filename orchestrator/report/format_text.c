@@ -228,7 +228,7 @@ struct report_table *report_time_table(const struct report *r, size_t variant)
 {
     /* every time column in ms per transaction, said in each header */
     static const char *const head[] = {"arm",   "n",         "thread time/tx ms", "CPU ms",
-                                       "of which compression ms", "contention ms", "reads ms",
+                                       "server's compression ms", "contention ms", "reads ms",
                                        "commit I/O ms", "locks ms", "client ms", "other ms",
                                        "other %", "closes", "copies"};
     struct report_table *t = report_table_new(14, head, 0x2FFE);
@@ -317,7 +317,7 @@ struct report_table *report_gap_table(const struct report *r, size_t variant)
             report_table_add(t, row);
             if (p == GAP_CPU && isfinite(s->cmp) && (s->cmp != 0 || s->cmp_ci > 0)) {
                 const char *crow[] = {"", "", "",
-                                      gap_cmp_within_cpu(s->cmp, v) ? "  of which compression" : "  compression",
+                                      gap_cmp_within_cpu(s->cmp, v) ? "  of which server's compression" : "  server's compression",
                                       ms_pm(ms, sizeof(ms), s->cmp, s->cmp_ci),
                                       points_human(pts, sizeof(pts), s, s->cmp),
                                       !isfinite(s->cmp_ci) ? "n/a" : gap_beyond_ci(s->cmp, s->cmp_ci) ? "yes" : "no"};

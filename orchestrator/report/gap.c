@@ -944,7 +944,7 @@ void gap_sentence(const struct gap_split *s, const char *g, const char *h, char 
              * moved more than the CPU (or the other way), the rest of the
              * CPU moved against it, and the sentence says by how much */
             bool within = gap_cmp_within_cpu(s->cmp, s->part[p]);
-            append(buf, len, within ? " (of which compression " : " (compression ");
+            append(buf, len, within ? " (of which the server's compression " : " (the server's compression ");
             append_points(buf, len, s, s->cmp, s->cmp_ci);
             if (!within) {
                 append(buf, len, ", the rest of the CPU ");

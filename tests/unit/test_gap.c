@@ -354,7 +354,7 @@ static void split_by_hand(void **state)
     char text[1024];
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_string_equal(text, "tuned loses 92.0 % of host's TPS per guest: 74.0 +- 2.0 points CPU "
-                              "(virtualization/emulation) (of which compression 3.0 +- 2.2 "
+                              "(virtualization/emulation) (of which the server's compression 3.0 +- 2.2 "
                               "points), 5.6 +- 1.0 points CPU contention, 3.8 "
                               "+- 0.3 points client and hand-off, 3.6 +- 0.4 points foreground "
                               "reads, 2.4 +- 0.3 points commit I/O; residual 2.4 +- 0.3 points. 1 "
@@ -366,15 +366,16 @@ static void split_by_hand(void **state)
     gap_split(&g, &h, &s);
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
     assert_non_null(strstr(text, "74.0 +- 2.0 points CPU (virtualization/emulation) (of which "
-                                 "compression 3.0 +- 0.3 points), "));
+                                 "the server's compression 3.0 +- 0.3 points), "));
     /* compression moved more than the CPU (40 ms against 37): no "of
      * which" larger than its whole, but the rest of the CPU beside it */
     double cmp = g.cmp;
     g.cmp = 0.0405;
     gap_split(&g, &h, &s);
     gap_sentence(&s, "tuned", "host", text, sizeof(text));
-    assert_non_null(strstr(text, "74.0 +- 2.0 points CPU (virtualization/emulation) (compression "
-                                 "80.0 +- 0.3 points, the rest of the CPU -6.0 +- 2.0 points), "));
+    assert_non_null(strstr(text, "74.0 +- 2.0 points CPU (virtualization/emulation) (the server's "
+                                 "compression 80.0 +- 0.3 points, the rest of the CPU -6.0 +- 2.0 "
+                                 "points), "));
     g.cmp = cmp;
     /* a part sure of its sign but under 0.05 points (locks: 0.024 ms, 0.048
      * points, sigma 1.4 us) is counted, not named as "0.0 points" */
