@@ -325,9 +325,12 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
              * through the virtual disk too: CPU of the guest's other tasks
              * (the I/O probe's), which the contention term carries */
             out->writes_g = L[GAP_LAYER_INNODB].writes;
-            /* the host's clock where the probe read it (what a request
-             * costs the guest's process whole), else fio's thread's */
-            out->io_host = isfinite(g->read_host_extra) && isfinite(g->write_host_extra);
+            /* the guest's own clock (fio's thread: the vCPU time a request
+             * takes, what competes with the chain on its vCPU); the host's
+             * (the QEMU process whole, whose emulator and I/O threads run
+             * on another host CPU) only where the guest's is unknown */
+            out->io_host = !(isfinite(g->read_cpu_extra) && isfinite(g->write_cpu_extra)) &&
+                           isfinite(g->read_host_extra) && isfinite(g->write_host_extra);
             double yr = out->io_host ? g->read_host_extra : g->read_cpu_extra;
             double yw = out->io_host ? g->write_host_extra : g->write_cpu_extra;
             if (isfinite(yr) && isfinite(yw) && isfinite(out->writes_g) && out->writes_g >= 0) {

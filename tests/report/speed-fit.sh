@@ -26,11 +26,11 @@ awk -v lo="$(ratio tuned/guest .ci95_low)" -v hi="$(ratio tuned/guest .ci95_high
   fail "tuned against guest at one speed should not resolve from 1 here"
 # tuned_memory: the model within the difference's CI (+0.8 % at one speed,
 # +-18.8 %) and "no change" outside it (+25.8 %): agrees. tuned: the model
-# within (+1.5 %) but so is "no change" (-11.6 %): cannot tell -- the
+# within (-1.4 %) but so is "no change" (-11.6 %): cannot tell -- the
 # verdict that "agrees" used to hide. tuned's tolerance carries its input's
 # uncertainty too: the device's read latency rests on 6 stray reads over 6
 # targets (+-1 ms each at diskstats' 1 ms): 11.15 reads/tx x 1 ms / its
-# predicted 154.5 ms = 7.2 %, with the fit's 18.7 %: +-20.0 %
+# predicted time per transaction (7.4 %), with the fit's: +-20.1 %
 pred() { echo "$json" | jq -e --arg a "$1" ".variants[0].arms[] | select(.name == \$a) | .prediction | $2" >/dev/null; }
 pred tuned_memory '.speed_fitted and .agrees == true and .cannot_tell == false and
     (.error_at_speed | fabs) < .tolerance and (.null_error_at_speed | fabs) > .tolerance and .tolerance <= 0.5' ||
@@ -45,10 +45,10 @@ pred tuned '.read_latency_device_reads == 6 and .read_latency_resolution_ms == 1
 expect_rc 0 "$VBED" report --no-html "$res"
 contains "$out" "At one machine speed (TPS per guest as the host's speed gauge to the power -3.40" ||
   fail "the table does not give the ratios at one speed"
-contains "$out" "tuned: predicted 6.47 TPS per guest from guest's budget, measured 6.06: -6.8 %; at one machine speed +1.5 %; no change -11.6 %; tolerance +-20.0 % -- cannot tell from no change." ||
+contains "$out" "tuned: predicted 6.66 TPS per guest from guest's budget, measured 6.06: -9.9 %; at one machine speed -1.4 %; no change -11.6 %; tolerance +-20.1 % -- cannot tell from no change." ||
   fail "tuned's verdict is not the one at one speed"
 expect_rc 0 "$VBED" report --no-html --explain "$res"
-contains "$out" "; at one machine speed +1.5 %; no change would be off by -11.6 %; tolerance +-20.0 % (the difference's 95 % CI) -- cannot tell from no change." ||
+contains "$out" "; at one machine speed -1.4 %; no change would be off by -11.6 %; tolerance +-20.1 % (the difference's 95 % CI) -- cannot tell from no change." ||
   fail "--explain: tuned's arithmetic is not the one at one speed"
 # the same results without the gauge: nothing to fit, nothing judged
 bare=$VBED_TEST_TMP/bare
