@@ -118,6 +118,15 @@ static void unbuild(struct built *b)
 
 static const double quiet[3] = {1, 1, 1};
 
+/* three quiet repeats with one of the knobs above (memory, outlier) set */
+static struct built build_with(bool *knob)
+{
+    *knob = true;
+    struct built b = build(quiet, 3, "", false);
+    *knob = false;
+    return b;
+}
+
 static void fitted_without_noise(void **state)
 {
     (void)state;
@@ -246,9 +255,7 @@ static void fitted_with_noise(void **state)
 static void resting_on_one_run(void **state)
 {
     (void)state;
-    outlier = true;
-    struct built b = build(quiet, 3, "", false);
-    outlier = false;
+    struct built b = build_with(&outlier);
     struct speed_fit f;
     speed_fit_variant(b.r, 0, &f);
     assert_false(f.valid);
@@ -307,9 +314,7 @@ static void not_fitted(void **state)
 static void the_zlib_gauge(void **state)
 {
     (void)state;
-    memory = true;
-    struct built b = build(quiet, 3, "", false);
-    memory = false;
+    struct built b = build_with(&memory);
     struct speed_fit f;
     speed_fit_variant(b.r, 0, &f);
     assert_string_equal(f.gauge, "host_speed_unit_ms");
