@@ -16,9 +16,13 @@
 # And ps_cost (the same run): after its measure phase each target switches
 # performance_schema's instruments off and on in 4 pairs of 3 s slices:
 # in each pair the off slice counted none of sysbench's statements (the
-# switch took) and the on slice hundreds, the on/off TPS ratio lies in
-# (0.6, 1.4) -- the instruments cost a few % -- and the report's ratio per
-# arm (text and JSON) is the mean of that arm's samples (0.5 %).
+# switch took) and the on slice hundreds; the instruments cost a few %, so
+# the median of an arm's 4 on/off TPS ratios lies in (0.6, 1.4) and each
+# ratio in (0.3, 3) (a 3 s slice on this shared machine can run 40 % slower
+# than the next: CI once measured 0.91 0.75 1.58 1.37 on the pinned host
+# arm; a ratio of counts or of the wrong slices is off by 100x); and the
+# report's ratio per arm (text and JSON) is the mean of that arm's samples
+# (0.5 %).
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -61,8 +65,12 @@ done
 # ps_cost
 for arm in host guest; do
   n() { jq -r --arg a "$arm" --arg m "$1" "select(.metric == \$m and .labels.arm == \$a and ($2)) | .value" "$s" | grep -c .; }
-  [ "$(n ps_on_off_ratio '.value > 0.6 and .value < 1.4')" -eq 4 ] ||
-    fail "arm $arm: not 4 pairs with an on/off ratio in (0.6, 1.4): $(jq -r --arg a "$arm" 'select(.metric == "ps_on_off_ratio" and .labels.arm == $a) | .value' "$s" | tr '\n' ' ')"
+  ratios=$(jq -r --arg a "$arm" 'select(.metric == "ps_on_off_ratio" and .labels.arm == $a) | .value' "$s" | tr '\n' ' ')
+  [ "$(n ps_on_off_ratio '.value > 0.3 and .value < 3')" -eq 4 ] ||
+    fail "arm $arm: not 4 pairs with an on/off ratio in (0.3, 3): $ratios"
+  median=$(echo "$ratios" | tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (v[2] + v[3]) / 2 }')
+  awk -v m="$median" 'BEGIN { exit !(m > 0.6 && m < 1.4) }' ||
+    fail "arm $arm: the median on/off ratio $median is not in (0.6, 1.4): $ratios"
   [ "$(n ps_off_statements '.value >= 0 and .value <= 10')" -eq 4 ] ||
     fail "arm $arm: an off slice counted statements (the instruments were not off)"
   [ "$(n ps_on_statements '.value > 100')" -eq 4 ] || fail "arm $arm: an on slice counted no statements"
