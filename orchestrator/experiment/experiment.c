@@ -87,32 +87,46 @@ static int probes_after_one(struct wl_job *j)
  * started, and instant 1, a little before it ends -- each EXPERIMENT_DURING
  * after the start or before the end (at least 5 s: a guest's program
  * starts through its agent, and its threads and connections need a moment)
- * -- and reads the target's probes if its program still runs. The
- * workload's own threads meanwhile wait in its measure; the common start
- * (wl_together) is theirs alone. */
+ * -- and reads the target's probes if its program still runs. The probes
+ * that need nothing of the workload's connections (the tasks scan) read
+ * instant 0 EXPERIMENT_DURING_AHEAD_S earlier (at most half the margin),
+ * so that their work falls before the chain's interval without taking the
+ * time out of it. The workload's own threads meanwhile wait in its
+ * measure; the common start (wl_together) is theirs alone. */
 #define EXPERIMENT_DURING_SHARE 0.1
 #define EXPERIMENT_DURING_MIN_S 5.0
+#define EXPERIMENT_DURING_AHEAD_S 2.5
 
 struct during {
     struct probe_target *pt;
-    double start, at[2]; /* monotonic seconds */
+    double start, ahead, at[2]; /* monotonic seconds */
     int *stop;           /* set (atomically) when the measure phase ended */
     pthread_t th;
     bool started;
 };
 
+/* sleep until monotonic time t; false if the phase ended or vbed is
+ * interrupted first, or the target's program no longer runs */
+static bool during_wait(const struct during *d, double t)
+{
+    while (monotime_s() < t) {
+        if (__atomic_load_n(d->stop, __ATOMIC_ACQUIRE) || signals_interrupted())
+            return false;
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return target_program_pid(d->pt->t) > 0; /* else it ended (or failed) early */
+}
+
 static void *during_main(void *arg)
 {
     struct during *d = arg;
+    if (!during_wait(d, d->ahead))
+        return NULL;
+    probes_during_ahead(d->pt);
     for (int k = 0; k < 2; k++) {
-        while (monotime_s() < d->at[k]) {
-            if (__atomic_load_n(d->stop, __ATOMIC_ACQUIRE) || signals_interrupted())
-                return NULL;
-            struct timespec ts = {0, 50 * 1000000L};
-            nanosleep(&ts, NULL);
-        }
-        if (target_program_pid(d->pt->t) <= 0)
-            return NULL; /* it ended (or failed) early: nothing to read */
+        if (!during_wait(d, d->at[k]))
+            return NULL;
         probes_during(d->pt, k);
     }
     return NULL;
@@ -131,8 +145,9 @@ static struct during *during_start(struct probe_target *pt, size_t n, double mea
     struct during *d = xcalloc(n, sizeof(*d));
     double now = monotime_s();
     for (size_t i = 0; i < n; i++) {
-        d[i] = (struct during){.pt = &pt[i], .start = now, .at = {now + margin, now + measure_s - margin},
-                               .stop = stop};
+        d[i] = (struct during){.pt = &pt[i], .start = now,
+                               .ahead = now + margin - fmin(EXPERIMENT_DURING_AHEAD_S, margin / 2),
+                               .at = {now + margin, now + measure_s - margin}, .stop = stop};
         d[i].started = pthread_create(&d[i].th, NULL, during_main, &d[i]) == 0;
     }
     return d;

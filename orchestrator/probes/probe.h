@@ -84,6 +84,7 @@ struct probe_target {
     struct probe_run *run;
     int when;              /* 0 before, 1 after the phase (while reading) */
     bool after_ok;         /* read after the phase: deltas can be given */
+    bool read_ahead;       /* probes_during_ahead read its probes' instant 0 */
     char why[256];         /* the first failure (probe_fail) */
     void *state[PROBES_MAX];
 };
@@ -99,6 +100,11 @@ struct probe {
      * program runs (target_program_pid); NULL: nothing to read then.
      * Failures leave the figures absent. */
     void (*during)(struct probe_target *pt, void *state, int k);
+    /* its instant-0 reading needs none of the workload's threads or
+     * connections: it may be taken ahead (probes_during_ahead), so that
+     * its work -- the tasks scan takes 0.4-2 s of a TCG guest's one vCPU --
+     * falls before the intervals of the probes read at instant 0 */
+    bool ahead;
     /* samples; layers: the layer counters too (the workload measured here) */
     void (*record)(struct probe_target *pt, void *state, struct samples *s, bool layers);
     void (*free)(void *state);
@@ -113,8 +119,21 @@ void probe_run_free(struct probe_run *r);
 /* every probe, in registry order; -1 if one failed (the rest still read) */
 int probes_before(struct probe_target *pt);
 int probes_after(struct probe_target *pt);
-/* instant k of the phase (see above) */
+/* instant k of the phase (see above). The readings nest: instant 0 reads
+ * the registry backwards, instant 1 forwards, so each probe's interval
+ * holds the intervals of the probes listed before it and none of their
+ * readings' work: the chain's interval (the connection thread's states)
+ * holds neither the tasks scan nor performance_schema's query at either
+ * end, and the vCPUs' time and delay are read next to it, inside. */
 void probes_during(struct probe_target *pt, int k);
+/* instant 0 of the probes marked ahead, before probes_during(pt, 0) (which
+ * then skips them) */
+void probes_during_ahead(struct probe_target *pt);
+/* The position in the registry of the j-th probe read at instant k of n:
+ * instant 0 backwards, instant 1 forwards (nested intervals). */
+size_t probes_during_index(int k, size_t j, size_t n);
+/* The i-th probe's name in the registry, NULL past its end. */
+const char *probes_name(size_t i);
 void probes_record(struct probe_target *pt, struct samples *s, bool layers);
 void probes_free(struct probe_target *pt);
 

@@ -414,6 +414,7 @@ const struct probe probe_tasks = {
     .before = before,
     .after = after,
     .during = during,
+    .ahead = true, /* /proc's tasks at instant 0; performance_schema's names at 1 */
     .record = record,
     .free = free_state,
 };

@@ -44,6 +44,8 @@ enum gap_metric {
     M_HOST_CACHE_AFTER,
     M_VCPU,
     M_VCPU_DELAY,
+    M_VCPU_INNER,
+    M_VCPU_DELAY_INNER,
     M_CHAIN_INTERVAL,
     M_CHAIN_SPREAD,
     M_CHAIN_CLIENT_THREADS,
@@ -119,6 +121,8 @@ static const char *const metric_names[M_N] = {
     [M_HOST_CACHE_AFTER] = "host_cache_data_bytes", /* labels.when = after */
     [M_VCPU] = "qemu_vcpu_s",
     [M_VCPU_DELAY] = "qemu_vcpu_delay_s",
+    [M_VCPU_INNER] = "qemu_vcpu_inner_s",
+    [M_VCPU_DELAY_INNER] = "qemu_vcpu_delay_inner_s",
     [M_CHAIN_INTERVAL] = "chain_interval_s",
     [M_CHAIN_SPREAD] = "chain_read_spread_s",
     [M_CHAIN_CLIENT_THREADS] = "chain_client_threads",
@@ -331,8 +335,11 @@ static void target_budget(const struct target *t, double w, struct budget *b)
          * W also holds sysbench's start and end) */
         b->guest_other = busy - b->oncpu - b->client_cpu;
     }
-    /* the vCPU's preempted share: the guest's clock ran, its vCPU did not */
-    double vt = v[M_VCPU], vd = v[M_VCPU_DELAY];
+    /* the vCPU's preempted share: the guest's clock ran, its vCPU did not;
+     * over the chain's interval (read next to it), over the whole phase in
+     * runs recorded before those readings */
+    bool inner = v[M_VCPU_INNER] >= 0 && v[M_VCPU_DELAY_INNER] >= 0;
+    double vt = inner ? v[M_VCPU_INNER] : v[M_VCPU], vd = inner ? v[M_VCPU_DELAY_INNER] : v[M_VCPU_DELAY];
     b->p = !t->guest_arm ? 0 : vt >= 0 && vd >= 0 && vt + vd > 0 ? vd / (vt + vd) : NAN;
     /* performance_schema, over its own interval */
     double pi = v[M_PS_INTERVAL], np = v[M_PS_THREADS];

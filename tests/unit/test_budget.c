@@ -40,6 +40,7 @@ struct extra {
     double guest_blkio_s;                /* > 0: the guests' connection threads' block I/O */
     bool guest_reads_cached;             /* the guests' reads reached no device (page cache) */
     double guest_ps_reads;               /* > 0: the guests' connections' reads (else 200) */
+    double inner_delay;                  /* > 0: the vCPUs' delay next to the chain's readings */
 };
 
 static bool dropped(const struct extra *x, const char *metric)
@@ -140,6 +141,10 @@ static char *make_results(const struct extra *x)
         sample(f, x, "qemu_cpu_s", 33 + x->emulator_cpu, "guest", 2, g, "hypervisor");
         sample(f, x, "qemu_vcpu_s", 24, "guest", 2, g, "hypervisor");
         sample(f, x, "qemu_vcpu_delay_s", 1.2, "guest", 2, g, "hypervisor");
+        if (x->inner_delay > 0) { /* the chain's 20 s: 16 s of vCPU time */
+            sample(f, x, "qemu_vcpu_inner_s", 16, "guest", 2, g, "hypervisor");
+            sample(f, x, "qemu_vcpu_delay_inner_s", x->inner_delay, "guest", 2, g, "hypervisor");
+        }
         sample(f, x, "innodb_data_reads", 600, "guest", 2, g, "innodb");
         sample(f, x, "guest_disk_reads", x->guest_reads_cached ? 0 : 600, "guest", 2, g, "guest");
         sample(f, x, "guest_disk_read_ms", 1500, "guest", 2, g, "guest");
@@ -431,6 +436,25 @@ static void budget_by_hand(void **state)
     assert_false(b.h.closes); /* 49 % of w unattributed */
 }
 
+/* p, the vCPU's preempted share, over the chain's interval where the vCPUs
+ * were read next to the chain (4 s of delay to 16 s of time: 0.2), not over
+ * the whole phase (1.2 to 24: 0.048); the thread's time is the same, only
+ * its split between CPU and contention moves. */
+static void preempted_share_over_the_chain(void **state)
+{
+    (void)state;
+    struct measured m, in;
+    measure(&(struct extra){0}, &m);
+    measure(&(struct extra){.inner_delay = 4}, &in);
+    assert_near(m.g.preempt, 1.2 / 25.2, 1e-12);
+    assert_near(in.g.preempt, 0.2, 1e-12);
+    assert_near(in.g.part[GAP_CPU], 0.060 * 0.8, 1e-12);
+    assert_near(in.g.part[GAP_CONTENTION], 0.0075 + 0.060 * 0.2, 1e-12);
+    assert_near(in.g.part[GAP_CPU] + in.g.part[GAP_CONTENTION],
+                m.g.part[GAP_CPU] + m.g.part[GAP_CONTENTION], 1e-12);
+    assert_near(in.h.preempt, 0, 0); /* the host arm has no vCPU */
+}
+
 /* A commit that slept on a redo-log flush another thread issued (InnoDB's
  * group commit) is neither block I/O nor a synch wait, and no counter of
  * MariaDB 10.11 names it: it stays waiting, unattributed, and the commit
@@ -706,6 +730,7 @@ int main(void)
         cmocka_unit_test(removing_a_part_grows_the_residual),
         cmocka_unit_test(compression_is_cpu_only),
         cmocka_unit_test(budget_by_hand),
+        cmocka_unit_test(preempted_share_over_the_chain),
         cmocka_unit_test(compression_beyond_the_cpu),
         cmocka_unit_test(commit_never_takes_the_remainder),
         cmocka_unit_test(reads_share_the_block_io),
