@@ -22,12 +22,9 @@
  * proves no steadiness. */
 #define VERDICT_STEADY_EQUIV 0.05
 
-/* warmup = auto: slices of this length; steady when two consecutive slices'
- * mean TPS are within VERDICT_SLICE_DELTA of each other AND the drift of
- * the last slice is within VERDICT_SLICE_DRIFT */
+/* warmup = auto: slices of this length; steady when shown steady over the
+ * last two slices by the rule above (VERDICT_STEADY_EQUIV; steady.h) */
 #define VERDICT_SLICE_S 10
-#define VERDICT_SLICE_DELTA 0.05
-#define VERDICT_SLICE_DRIFT 0.05
 
 /* noise during a measure phase, in percent of the host's CPU capacity
  * (all online CPUs x window): steal time, and CPU of processes that are

@@ -105,7 +105,7 @@ const struct key_def key_table[] = {
     {"ci_target", KT_INT, NULL, 1, 50, "5", "percent", KEY_BOTH, KF_GLOBAL_ONLY, OFF(ci_target),
      "duration = auto: the 95 % CI half-width of the arm's TPS it aims for, in percent of the TPS."},
     {"warmup", KT_DURATION, NULL, 0, 7 * 86400, "auto", "seconds", KEY_BOTH, KF_LIST | KF_AUTO, OFF(warmup),
-     "Warm-up before the measure phase (not measured). auto: 10 s slices in every target until each one's TPS is steady (two consecutive slices within 5 % and the last slice's drift within +-0.05, or within two standard errors where the intervals are noisier), at most warmup_max; a duration: exactly that long."},
+     "Warm-up before the measure phase (not measured). auto: 10 s slices in every target until each one's TPS is shown steady (the drift over its last two slices within +-5 % with its 95 % CI), at most warmup_max; a duration: exactly that long."},
     {"warmup_max", KT_DURATION, NULL, 10, 7 * 86400, "5m", "seconds", KEY_BOTH, KF_LIST, OFF(warmup_max),
      "Cap on warmup = auto; a target still unsteady then is recorded as such (warmup_s, steady = no) and measured anyway."},
     {"report_interval", KT_DURATION, NULL, 1, 3600, "1s", "seconds", KEY_BOTH, 0, OFF(report_interval),

@@ -5,21 +5,23 @@
 #include "workloads/window.h"
 #include "util/xalloc.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void steady_init(struct steady_tracker *s, size_t n, double slice_s, double max_s)
 {
     *s = (struct steady_tracker){.n = n, .slice_s = slice_s, .max_s = max_s};
     s->t = xcalloc(n ? n : 1, sizeof(*s->t));
     for (size_t i = 0; i < n; i++)
-        s->t[i] = (struct steady_target){.prev_mean = -1, .delta = NAN, .steady_at = -1,
-                                         .delta_limit = VERDICT_SLICE_DELTA,
-                                         .drift_limit = VERDICT_SLICE_DRIFT};
+        s->t[i] = (struct steady_target){.prev_mean = -1, .delta = NAN, .half = NAN, .steady_at = -1};
 }
 
 void steady_free(struct steady_tracker *s)
 {
+    for (size_t i = 0; s->t && i < s->n; i++)
+        free(s->t[i].prev);
     free(s->t);
     s->t = NULL;
 }
@@ -32,15 +34,30 @@ double steady_mean(const struct sysbench_interval *iv, size_t n)
     return n ? sum / (double)n : 0;
 }
 
-/* standard error of the mean interval TPS */
-static double mean_se(const struct sysbench_interval *iv, size_t n, double mean)
+/* The drift of target t's last slice and this one (cur, n), this one's
+ * clock continued from the last's where it restarted (shifted by a slice,
+ * slice_s, as the warm-up's recorded intervals are; a fixed warm-up's
+ * last two slices' already runs on), and its 95 % CI half-width in *half
+ * (NAN without a slice before, or too few intervals). */
+static double two_slice_drift(const struct steady_target *t, const struct sysbench_interval *cur, size_t n,
+                              double slice_s, double *half)
 {
-    if (n < 2)
-        return 0;
-    double ss = 0;
-    for (size_t i = 0; i < n; i++)
-        ss += (iv[i].tps - mean) * (iv[i].tps - mean);
-    return sqrt(ss / (double)(n - 1) / (double)n);
+    *half = NAN;
+    if (!t->prev || t->n_prev == 0)
+        return window_drift(cur, n);
+    size_t m = t->n_prev + n;
+    struct sysbench_interval *iv = xcalloc(m, sizeof(*iv));
+    memcpy(iv, t->prev, t->n_prev * sizeof(*iv));
+    double shift = n && cur[0].t <= t->prev[t->n_prev - 1].t ? slice_s : 0;
+    for (size_t i = 0; i < n; i++) {
+        iv[t->n_prev + i] = cur[i];
+        iv[t->n_prev + i].t += shift;
+    }
+    double se, drift = window_drift_se(iv, m, &se);
+    free(iv);
+    if (m >= 6)
+        *half = gsl_cdf_tdist_Pinv(0.975, (double)(m - 2)) * se;
+    return drift;
 }
 
 enum steady_next steady_round(struct steady_tracker *s, const struct sysbench_interval *const slice[],
@@ -52,23 +69,20 @@ enum steady_next steady_round(struct steady_tracker *s, const struct sysbench_in
     for (size_t i = 0; i < s->n; i++) {
         struct steady_target *t = &s->t[i];
         double mean = steady_mean(slice[i], count[i]);
-        double se = mean_se(slice[i], count[i], mean), drift_se;
-        t->drift = window_drift_se(slice[i], count[i], &drift_se);
         t->delta = t->prev_mean > 0 ? fabs(mean - t->prev_mean) / t->prev_mean : NAN;
-        /* the limits, or the noise of the intervals when that is larger:
-         * a difference two standard errors could make is no evidence of a
-         * trend (at a few transactions per second, as under TCG, a 10 s
-         * slice's mean is only known to ~10 %) */
-        double se_delta = t->prev_mean > 0 ? sqrt(se * se + t->prev_se * t->prev_se) / t->prev_mean : 0;
-        t->delta_limit = fmax(VERDICT_SLICE_DELTA, 2 * se_delta);
-        t->drift_limit = fmax(VERDICT_SLICE_DRIFT, 2 * drift_se);
-        /* a slice without intervals, or with no throughput, is never steady */
-        t->steady_now = count[i] >= 3 && mean > 0 && !isnan(t->delta) &&
-                        t->delta <= t->delta_limit && fabs(t->drift) <= t->drift_limit;
-        t->prev_se = se;
+        t->drift = two_slice_drift(t, slice[i], count[i], s->slice_s, &t->half);
+        /* shown steady, or not steady: a slice without intervals, or with
+         * no throughput, never is */
+        t->steady_now = count[i] >= 3 && mean > 0 && t->prev_mean > 0 && isfinite(t->half) &&
+                        fabs(t->drift) + t->half <= VERDICT_STEADY_EQUIV;
         if (t->steady_now && t->steady_at < 0)
             t->steady_at = s->elapsed_s;
         t->prev_mean = mean;
+        free(t->prev);
+        t->prev = count[i] ? xcalloc(count[i], sizeof(*t->prev)) : NULL;
+        if (count[i])
+            memcpy(t->prev, slice[i], count[i] * sizeof(*t->prev));
+        t->n_prev = count[i];
         all &= t->steady_now;
     }
     if (all)

@@ -2,12 +2,17 @@
  * warmup = auto, as a tracker fed one round of slices at a time.
  *
  * Every target warms up in slices of VERDICT_SLICE_S seconds (verdicts.h),
- * all targets at once. A target is steady after a slice when that slice's
- * mean interval TPS is within VERDICT_SLICE_DELTA of the previous slice's
- * AND the slice's own drift (window_drift) is within VERDICT_SLICE_DRIFT --
- * or, where the intervals are noisier than that, within two standard
- * errors (of the difference of the two means, of the drift): a change the
- * noise alone could make is not taken for a trend.
+ * all targets at once. A target is steady after a slice when it is SHOWN
+ * steady over its last two slices (the second's clock continued from the
+ * first's): the least-squares drift of their interval TPS (window_drift_se)
+ * and its 95 % CI half-width (t(0.975, n-2) x its standard error) lie within
+ * +-VERDICT_STEADY_EQUIV together -- the equivalence test the measure phase
+ * is judged by (window_steady_label), with the CI from the intervals
+ * themselves (20 s holds too few batches for batch means, which are
+ * wider: this one is the less cautious of the two). Noise that hides a
+ * trend of 5 % is no evidence of steadiness: under TCG, at a few
+ * transactions per second, a warm-up is rarely shown steady in 20 s and
+ * runs to warmup_max, and the run says so.
  * The warm-up stops after the first round in which EVERY target is steady
  * (then all start measuring at the same moment), or when another round
  * would pass warmup_max. Pure: no I/O; one thread. */
@@ -22,11 +27,12 @@
 struct steady_target {
     double prev_mean;  /* mean TPS of its last slice; <0 before the first */
     double delta;      /* |mean - prev_mean| / prev_mean of the last round; NAN at first */
-    double drift;      /* drift of its last slice */
-    double delta_limit, drift_limit; /* the limits applied in the last round */
-    double prev_se;    /* standard error of the last slice's mean */
+    double drift;      /* drift over its last two slices (its last slice alone at first) */
+    double half;       /* the drift's 95 % CI half-width; NAN with fewer than two slices */
     bool steady_now;   /* the rule held in the last round */
     double steady_at;  /* warm-up seconds when the rule first held; <0 never */
+    struct sysbench_interval *prev; /* its last slice's intervals */
+    size_t n_prev;
 };
 
 struct steady_tracker {

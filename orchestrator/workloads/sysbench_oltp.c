@@ -363,9 +363,9 @@ static void warmup_record(struct wl_run *r, double total_s, const struct steady_
         samples_add(j->samples, "warmup_s", needed, "s", j->t->guest, NULL, 0, extra);
         intervals(j, o->warm, o->warm_slice, o->n_warm, "warmup", 0, -total_s);
         if (!steady)
-            log_warn("%s: TPS not steady after %.0f s of warm-up (rule: two consecutive %d s "
-                     "slices within %.0f%% and drift within +-%.2f, or within their noise)",
-                     j->t->name, total_s, VERDICT_SLICE_S, VERDICT_SLICE_DELTA * 100, VERDICT_SLICE_DRIFT);
+            log_warn("%s: TPS not shown steady after %.0f s of warm-up (rule: the drift over the "
+                     "last two %d s slices within +-%.0f%% with its 95%% CI)",
+                     j->t->name, total_s, VERDICT_SLICE_S, VERDICT_STEADY_EQUIV * 100);
     }
 }
 
@@ -430,13 +430,13 @@ static int warmup(struct wl_run *r)
         }
         next = steady_round(&st, iv, count);
         for (size_t i = 0; i < r->n; i++) {
-            char delta[64] = "first slice";
-            if (!isnan(st.t[i].delta))
-                snprintf(delta, sizeof(delta), "%.1f%% from the slice before (limit %.1f%%)",
-                         100 * st.t[i].delta, 100 * st.t[i].delta_limit);
-            log_info("warm-up %3.0f s: %s %.1f tx/s, %s, drift %+.3f (limit +-%.3f)%s",
-                     st.elapsed_s, r->jobs[i].t->name, steady_mean(iv[i], count[i]), delta,
-                     st.t[i].drift, st.t[i].drift_limit, st.t[i].steady_now ? " (steady)" : "");
+            char drift[96] = "first slice";
+            if (isfinite(st.t[i].half))
+                snprintf(drift, sizeof(drift), "%.1f%% from the slice before, drift over both %+.1f%% +- %.1f%%",
+                         100 * st.t[i].delta, 100 * st.t[i].drift, 100 * st.t[i].half);
+            log_info("warm-up %3.0f s: %s %.1f tx/s, %s%s", st.elapsed_s, r->jobs[i].t->name,
+                     steady_mean(iv[i], count[i]), drift,
+                     st.t[i].steady_now ? " (shown steady: within +-5 %)" : "");
         }
         if (next != STEADY_CONTINUE)
             break;
