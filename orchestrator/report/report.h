@@ -37,9 +37,9 @@
 #ifndef VBED_REPORT_H
 #define VBED_REPORT_H
 
-#include "report/gap.h"
+#include "model/gap.h"
 #include "results/resultsread.h"
-#include "report/stats.h"
+#include "model/stats.h"
 #include "report/table.h"
 
 #include <stdio.h>
