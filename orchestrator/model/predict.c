@@ -2,7 +2,7 @@
  * budget (see predict.h). */
 #include "model/predict.h"
 
-#include "report/report.h"
+#include "model/model.h"
 #include "model/speedfit.h"
 #include "scenario/workingset.h"
 #include "util/units.h"

@@ -3,7 +3,7 @@
  * and each cell's consolidation efficiency, TPS / (guests x TPS of 1 guest
  * alone) in the same settings. Owns r->scaling. */
 #include "model/scaling.h"
-#include "report/report.h"
+#include "model/model.h"
 #include "util/xalloc.h"
 
 #include <math.h>

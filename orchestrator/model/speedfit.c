@@ -2,7 +2,7 @@
  * (see speedfit.h). */
 #include "model/speedfit.h"
 
-#include "report/report.h"
+#include "model/model.h"
 #include "util/xalloc.h"
 
 #include <gsl/gsl_cdf.h>
