@@ -19,11 +19,12 @@
 set -u
 
 # top to bottom; each folder's main header says what it owns and may call
-LAYERS=(cli experiment workloads probes targets virt image hostside report results scenario util)
+LAYERS=(cli experiment workloads probes targets virt image hostside report model results scenario util)
 declare -A MAIN=([cli]=cli/cli.h [experiment]=experiment/experiment.h [report]=report/report.h
   [workloads]=workloads/workload.h [probes]=probes/probe.h [targets]=targets/target.h
   [virt]=virt/hypervisor.h [image]=image/image.h [hostside]=hostside/hostside.h
-  [results]=results/results.h [scenario]=scenario/scenario.h [util]=util/log.h)
+  [model]=model/model.h [results]=results/results.h [scenario]=scenario/scenario.h
+  [util]=util/log.h)
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 src=$here/orchestrator

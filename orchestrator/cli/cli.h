@@ -6,7 +6,7 @@
  * cli_docs.h); the helper `vbed host` that runs on a hypervisor host
  * (cmd_host.c, cmd_host_arm.c). It may call every layer below: experiment/,
  * workloads/, probes/, targets/, virt/, image/, hostside/, report/,
- * results/, scenario/ and util/.
+ * model/, results/, scenario/ and util/.
  *
  * The command table reaches the help through cli_ctx (help lists the
  * commands and is one of them): no file but main.c names it. */

@@ -3,8 +3,8 @@
  * kind of target, and the runs of a plan (runner.h; guestrun.c and
  * hostrun.c provide an arm's targets and take them down again; leftovers.h
  * removes what a killed vbed left). It may call every layer below: report/,
- * workloads/, probes/, targets/, virt/, image/, hostside/, results/,
- * scenario/ and util/. It names no workload and never asks which kind a
+ * model/, workloads/, probes/, targets/, virt/, image/, hostside/,
+ * results/, scenario/ and util/. It names no workload and never asks which kind a
  * target is or how its host is reached.
  *
  * One run, for every target at once:

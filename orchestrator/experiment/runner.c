@@ -20,7 +20,7 @@
 #include "experiment/runorder.h"
 #include "util/signals.h"
 #include "util/spawn.h"
-#include "report/stats.h"
+#include "model/stats.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>

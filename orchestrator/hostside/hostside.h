@@ -5,7 +5,8 @@
  * on the wrong machine. Also here: the helper protocol (`vbed host`
  * replies, protocol.c), cgroups (cgroup.h), the page cache of this machine
  * (hostcache.h) and the CPU-time arithmetic of the machine's noise
- * (noise.h). It may call report/, results/, scenario/ and util/.
+ * (noise.h). It may call report/, model/, results/, scenario/ and
+ * util/.
  *
  * One interface, three ways to reach a host (ops.h; callers never ask
  * which):

@@ -1,8 +1,8 @@
 /* image.h: the image layer -- the guest image: its recipe (recipe.h,
  * aptsources.h), its build and cache (this file), tar_extract's fixed
  * archive laid into it (archive.h), and reading a disk with libguestfs
- * (inspect.h, postmortem.h). It may call hostside/, report/, results/,
- * scenario/ and util/.
+ * (inspect.h, postmortem.h). It may call hostside/, report/, model/,
+ * results/, scenario/ and util/.
  *
  * Guest images built from a recipe, cached by content.
  *

@@ -12,7 +12,7 @@
  *
  * The states of ONE thread never overlap; those of two threads may (a
  * thread waits in the run queue while the other runs). So the budget
- * (report/gap.h) partitions the chain's time by the connection thread's
+ * (model/gap.h) partitions the chain's time by the connection thread's
  * states and performance_schema's statement time, and takes sysbench's
  * thread only for its CPU.
  *

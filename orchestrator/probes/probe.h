@@ -35,7 +35,7 @@
  * (experiment.c says when), from a thread of its own. Adding a source is a file and a line
  * in registry.c. Values that could not be read are absent -- never a 0 that
  * was not measured (layers.h). It may call targets/, virt/, image/,
- * hostside/, report/, results/, scenario/ and util/.
+ * hostside/, report/, model/, results/, scenario/ and util/.
  *
  * Threads: a probe_target is used by one thread at a time: the
  * experiment's thread for that target, and while the workload measures,

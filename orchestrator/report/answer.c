@@ -1,11 +1,11 @@
 /* answer.c: the report's first lines -- what was found (see answer.h). */
 #include "report/answer.h"
 
-#include "report/gap.h"
-#include "report/predict.h"
+#include "model/gap.h"
+#include "model/predict.h"
 #include "report/report.h"
-#include "report/speedfit.h"
-#include "report/stats.h"
+#include "model/speedfit.h"
+#include "model/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>

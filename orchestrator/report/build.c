@@ -5,7 +5,7 @@
 #include "report/report.h"
 #include "report/cells.h"
 #include "report/notes.h"
-#include "report/scaling.h"
+#include "model/scaling.h"
 #include "util/median.h"
 #include "util/xalloc.h"
 

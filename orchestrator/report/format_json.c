@@ -4,8 +4,8 @@
  * and gap), the ratios, the scaling and the notes. Numbers go out in
  * report_number()'s form; a figure that is not known is null. */
 #include "report/format.h"
-#include "report/predict.h"
-#include "report/speedfit.h"
+#include "model/predict.h"
+#include "model/speedfit.h"
 #include "report/report.h"
 
 #include <json-c/json.h>

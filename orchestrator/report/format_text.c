@@ -5,8 +5,8 @@
  * sends csv and json to format_csv.c and format_json.c. */
 #include "report/answer.h"
 #include "report/format.h"
-#include "report/predict.h"
-#include "report/speedfit.h"
+#include "model/predict.h"
+#include "model/speedfit.h"
 #include "report/report.h"
 
 #include "results/verdicts.h"

@@ -5,8 +5,8 @@
 #include "report/html.h"
 #include "report/answer.h"
 #include <math.h>
-#include "report/predict.h"
-#include "report/speedfit.h"
+#include "model/predict.h"
+#include "model/speedfit.h"
 #include "util/xalloc.h"
 
 #include "util/log.h"

@@ -1,6 +1,6 @@
 /* bufferpool.h: the memory a target leaves InnoDB -- what buffer_pool =
  * auto gives it, and what every target states for the prediction of a
- * tuned arm (report/predict.h).
+ * tuned arm (model/predict.h).
  *
  * Measured once the server answers and before sysbench loads its tables:
  * the target's memory resident outside the buffer pool -- a guest's memory

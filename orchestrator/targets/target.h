@@ -8,7 +8,7 @@
  * asks InnoDB (innodb.h). The experiment and the workloads never ask which
  * kind a target is: what differs is in the ops below or in the data a
  * target carries (its paths, its host). It may call virt/, image/,
- * hostside/, report/, results/, scenario/ and util/.
+ * hostside/, report/, model/, results/, scenario/ and util/.
  *
  * Threads: each target is driven by one thread at a time (the
  * experiment's thread for it); different targets in parallel. One

@@ -3,7 +3,7 @@
  * (storage.h), the KVM probe (accel.h), the hosts of a run (hostset.h),
  * CPU placement (placement.h), a guest's agent (agent.h), configuration
  * disk (configdisk.h) and way to ready (guest.h). It may call image/,
- * hostside/, report/, results/, scenario/ and util/.
+ * hostside/, report/, model/, results/, scenario/ and util/.
  *
  * This file: the libvirt connection and what it offers.
  *

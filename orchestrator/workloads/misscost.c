@@ -2,7 +2,7 @@
  * server (see misscost.h). */
 #include "workloads/misscost.h"
 
-#include "report/gap.h"
+#include "model/gap.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 #include "workloads/workload.h"

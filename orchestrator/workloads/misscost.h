@@ -4,7 +4,7 @@
  * A miss is more than its read: on a compressed table it decompresses the
  * page, it takes a free frame from the LRU (flushing a dirty one first),
  * and under emulation every step of the guest kernel's read path is CPU.
- * The budget (report/gap.c) cannot see that cost -- it is CPU and run-queue
+ * The budget (model/gap.c) cannot see that cost -- it is CPU and run-queue
  * time like any other -- so a prediction that only moves the read's wait
  * misses most of what a larger pool wins back. This probe measures it
  * directly, in one client session on the target's server, in
@@ -22,7 +22,7 @@
  * the LRU's old sublist of any pool the scenarios use (100 x 16 KiB + their
  * compressed frames), so the hot lookups hit. A miss costs (cold s - hot
  * s) / (cold reads - hot reads); where the pool holds the table (fewer than
- * GAP_MISS_PROBE_MIN extra misses: report/gap.h, which reads the samples)
+ * GAP_MISS_PROBE_MIN extra misses: model/gap.h, which reads the samples)
  * the cost is not known. A target whose data fits its buffer pool (the
  * working set as prepare measured it) runs neither this probe nor the read
  * probe (readcost.h): there is no miss to price. */

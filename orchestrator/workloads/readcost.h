@@ -8,7 +8,7 @@
  * virtual disk -- under emulation that is the guest kernel's block layer,
  * the virtio request and QEMU's side of it, CPU on the guest's vCPUs.
  * Nothing the untuned guest records prices that path, so the prediction
- * (report/predict.h) cannot carry its misses and writes over. This probe,
+ * (model/predict.h) cannot carry its misses and writes over. This probe,
  * with fio in the guest, READCOST_IOS requests of READCOST_BS bytes (an
  * InnoDB page) each time, the same offsets each time:
  *

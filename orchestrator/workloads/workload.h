@@ -20,8 +20,8 @@
  * metrics it records per target, with their units. Also here, for those
  * phases: the jobs of a phase run in parallel (job.c) and the steady-state
  * and common-window rules over interval rates (steady.h, window.h). This
- * layer may call probes/, targets/, virt/, image/, hostside/, report/, results/,
- * scenario/ and util/.
+ * layer may call probes/, targets/, virt/, image/, hostside/, report/,
+ * model/, results/, scenario/ and util/.
  *
  * Threads: a phase's functions run in a thread per target (wl_each);
  * wl_fail may be called from any of them; ops are constant. */

@@ -1,8 +1,9 @@
 # layers.sh: scripts/layers.sh (make layers) passes on this tree and fails,
 # naming the culprit, on copies with something planted: an include that
-# runs upward, a call that runs upward (in the objects), an include cycle
-# inside one layer, a main header that no longer names a layer below it,
-# and a source file outside the layers' folders.
+# runs upward (util/ to cli/, model/ to report/), a call that runs upward
+# (in the objects), an include cycle inside one layer, a main header that
+# no longer names a layer below it, and a source file outside the layers'
+# folders.
 . "$VBED_SRC/tests/lib.sh"
 need_prog tsort
 need_prog nm
@@ -34,6 +35,12 @@ contains "$out" "includes only" || fail "no note that calls were not checked"
 plant up
 sed -i '0,/#include/s//#include "cli\/cli.h"\n#include/' "$src/util/log.c"
 refused "include upward: util/log (util) -> cli/cli (cli)"
+
+# the model including the report layer above it for its structs (they are
+# model/model.h's)
+plant model
+sed -i 's|#include "model/model.h"|#include "report/report.h"|' "$src/model/predict.c"
+refused "include upward: model/predict (model) -> report/report (report)"
 
 # two headers of one layer including each other
 plant cycle

@@ -1,7 +1,7 @@
 # speed-fit.sh: `vbed report` on the quickstart recorded here under TCG with
 # repeats = 3 (tests/data/results/quickstart-3-repeats, 2026-12-04; raw logs
 # left out): every format equals its golden file, and the machine's speed
-# is taken out where the run allows it (report/speedfit.h). Its guest arms'
+# is taken out where the run allows it (model/speedfit.h). Its guest arms'
 # TPS per guest moved with the host's speed gauge (a fitted exponent below
 # zero); at one speed, giving InnoDB the memory (tuned_memory) wins over the
 # untuned guest with a 95 % CI above 1, removing double caching alone

@@ -13,7 +13,7 @@
  *     (and |residual| of the split) grow by exactly that part: dropping a
  *     part never makes a budget look better. */
 #include "testutil.h"
-#include "report/gap.h"
+#include "model/gap.h"
 #include "report/report.h"
 
 #include <math.h>

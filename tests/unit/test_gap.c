@@ -8,7 +8,7 @@
  * sigma named, the others counted; compression as an "of which"; a budget
  * that does not close; no TPS). test_budget.c checks the budget itself. */
 #include "testutil.h"
-#include "report/gap.h"
+#include "model/gap.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 #include "report/report.h"

@@ -7,7 +7,7 @@
  * the cold passes' extra time over their extra misses, n/a below the
  * report's floor. */
 #include "testutil.h"
-#include "report/gap.h"
+#include "model/gap.h"
 #include "workloads/misscost.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
  * also splits against the untuned guest (what its tuning won or lost). */
 #include "testutil.h"
 #include "report/format.h"
-#include "report/predict.h"
+#include "model/predict.h"
 #include "report/report.h"
 #include "report/table.h"
 

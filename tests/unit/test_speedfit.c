@@ -1,4 +1,4 @@
-/* test_speedfit.c: the machine's speed as a covariate (report/speedfit.h)
+/* test_speedfit.c: the machine's speed as a covariate (model/speedfit.h)
  * on hand-made results whose TPS per guest follows the host's speed gauge
  * as TPS = a_arm x (gauge / 13)^-3 (x a noise factor where said).
  *
@@ -11,7 +11,7 @@
  * one speed is 0.8, while the ratio of their mean TPS is far below it. */
 #include "testutil.h"
 #include "report/report.h"
-#include "report/speedfit.h"
+#include "model/speedfit.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
  * Welch tests are the examples of Wikipedia's "Welch's t-test" article
  * (Welch: t = -2.46, df = 24.99, p = 0.021; t = -2.22, df = 24.52, p = 0.036). */
 #include "testutil.h"
-#include "report/stats.h"
+#include "model/stats.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* stats.c: summary statistics, Welch's t-test and slopes (see stats.h).
  * GSL provides means, deviations, the t distribution and the fit. */
-#include "report/stats.h"
+#include "model/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>

@@ -1,7 +1,7 @@
-/* scaling.h: guests as a variant axis (see report.h). Internal to
- * report/: build.c calls it once the cells are built. */
-#ifndef VBED_REPORT_SCALING_H
-#define VBED_REPORT_SCALING_H
+/* scaling.h: guests as a variant axis (see model.h): report/build.c
+ * calls it once the cells are built. */
+#ifndef VBED_MODEL_SCALING_H
+#define VBED_MODEL_SCALING_H
 
 struct report;
 

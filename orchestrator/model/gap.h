@@ -204,7 +204,7 @@ struct gap_arm {
                               * the tasks probe's interval); NAN on the host arm or unknown */
     bool closes;    /* every target has a budget, sysbench's count is the server's, the
                        states fit their interval, other / w within the limits */
-    /* what a prediction needs (report/predict.h): means over targets, NAN unknown */
+    /* what a prediction needs (model/predict.h): means over targets, NAN unknown */
     int threads;              /* config.threads (0 unknown or mixed) */
     double ws_bytes, bp_bytes; /* working_set_bytes, buffer_pool_bytes */
     double memory_bytes;      /* guest_memory_bytes */

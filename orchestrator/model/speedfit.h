@@ -77,7 +77,7 @@ struct speed_fit {
 };
 
 /* The runs of cell c that count and have a reading of the gauge (> 0,
- * report.h's speed_run_ms): their means. n 0 where none has, or where they
+ * model.h's speed_run_ms): their means. n 0 where none has, or where they
  * were read on more than one host. */
 void speed_arm_of(const struct report_cell *c, struct speed_arm *out);
 

@@ -1,8 +1,8 @@
 /* speedfit.c: the machine's speed as a covariate of a guest arm's TPS
  * (see speedfit.h). */
-#include "report/speedfit.h"
+#include "model/speedfit.h"
 
-#include "report/report.h"
+#include "model/model.h"
 #include "util/xalloc.h"
 
 #include <gsl/gsl_cdf.h>

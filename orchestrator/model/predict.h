@@ -121,7 +121,7 @@
  * The machine's speed moves between runs (hostside/speed.h: +-10 % by the
  * minute on a shared VM), and a guest under emulation several times as
  * much. Where the run's guest arms were repeated under the host's speed
- * gauge (report/speedfit.h: log TPS per guest = an intercept per arm + e x
+ * gauge (model/speedfit.h: log TPS per guest = an intercept per arm + e x
  * log gauge, e fitted within the arms' repeats, df >= 2), the verdict is
  * taken at one speed (speed_fitted): the measured log(A / G) brought to
  * one gauge reading, (y_A - y_G) - e (x_A - x_G), against the model's
@@ -221,7 +221,7 @@ struct prediction {
     double cpu_share;         /* (on-CPU + run queue + client) / w, G's */
     double predicted_at_speed, error_at_speed;
     /* speed_fitted: the run's guest arms were repeated under a speed gauge
-     * (report/speedfit.h) and A and G ran at least twice with it: A against
+     * (model/speedfit.h) and A and G ran at least twice with it: A against
      * G at one speed decides the verdict. unit_*_ms are then the host
      * gauge's geometric means over the arms' runs, elasticity e the fitted
      * exponent (TPS per guest ~ gauge^e) with its 95 % half-width,

@@ -1,9 +1,9 @@
 /* predict.c: a tuned guest arm's TPS predicted from the untuned guest's
  * budget (see predict.h). */
-#include "report/predict.h"
+#include "model/predict.h"
 
-#include "report/report.h"
-#include "report/speedfit.h"
+#include "model/model.h"
+#include "model/speedfit.h"
 #include "scenario/workingset.h"
 #include "util/units.h"
 

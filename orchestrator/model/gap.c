@@ -1,5 +1,5 @@
 /* gap.c: where a transaction's time goes, layer by layer (see gap.h). */
-#include "report/gap.h"
+#include "model/gap.h"
 #include "util/xalloc.h"
 
 #include <gsl/gsl_cdf.h>

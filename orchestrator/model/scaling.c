@@ -2,8 +2,8 @@
  * groups of variants whose settings differ only in the number of guests,
  * and each cell's consolidation efficiency, TPS / (guests x TPS of 1 guest
  * alone) in the same settings. Owns r->scaling. */
-#include "report/scaling.h"
-#include "report/report.h"
+#include "model/scaling.h"
+#include "model/model.h"
 #include "util/xalloc.h"
 
 #include <math.h>
