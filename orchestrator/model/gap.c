@@ -647,6 +647,12 @@ static void measure_budget(struct gap_arm *out, const struct target *ts, size_t 
 void gap_measure_arm(const struct results_data *rd, int variant, const struct results_arm *arm,
                      struct gap_arm *out)
 {
+    gap_measure_arm_without(rd, variant, arm, -1, out);
+}
+
+void gap_measure_arm_without(const struct results_data *rd, int variant, const struct results_arm *arm,
+                             int skip_seq, struct gap_arm *out)
+{
     memset(out, 0, sizeof(*out));
     out->tps_diff = out->states_over = NAN;
     out->guest = !strcmp(arm->kind, "guest");
@@ -657,7 +663,7 @@ void gap_measure_arm(const struct results_data *rd, int variant, const struct re
         const struct results_sample *s = &rd->samples[i];
         int m = metric_of(s);
         if (m < 0 || strcmp(s->arm, arm->name) != 0 || !results_sample_in_variant(s, variant) ||
-            !results_run_ok(rd, s->seq) || (out->guest && s->guest == 0))
+            !results_run_ok(rd, s->seq) || (out->guest && s->guest == 0) || s->seq == skip_seq)
             continue;
         struct target *t = find_target(&ts, &n, &cap, s->seq, s->guest);
         t->v[m] = s->value;

@@ -249,6 +249,9 @@ struct gap_split {
 /* Measure one arm of one variant from rd's samples (counted runs only). */
 void gap_measure_arm(const struct results_data *rd, int variant, const struct results_arm *arm,
                      struct gap_arm *out);
+/* The same without run skip_seq (a jackknife's replicate; -1: every run). */
+void gap_measure_arm_without(const struct results_data *rd, int variant, const struct results_arm *arm,
+                             int skip_seq, struct gap_arm *out);
 
 /* Split g's time per transaction against h's. */
 void gap_split(const struct gap_arm *g, const struct gap_arm *h, struct gap_split *out);

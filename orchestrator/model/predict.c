@@ -6,7 +6,9 @@
 #include "model/speedfit.h"
 #include "scenario/workingset.h"
 #include "util/units.h"
+#include "util/xalloc.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,7 +207,8 @@ static const char *uncovered_difference(const struct report *r, const struct rep
     return NULL;
 }
 
-void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
+/* The prediction up to its predicted TPS (no CI, no verdict). */
+static void predict_core(const struct report *r, size_t v, size_t arm, struct prediction *out)
 {
     memset(out, 0, sizeof(*out));
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
@@ -365,11 +368,92 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
      * over the reads it rests on (a TPS is k / w_a: relative errors equal) */
     out->input_rel = isfinite(out->lat_a_res) && out->reads_a > 0
                          ? out->reads_a * out->lat_a_res / out->w_a : 0;
+    out->valid = true;
+}
+
+/* A copy of r in which the untuned guest arm of variant v lacks its run
+ * seq (its budget, TPS and their statistics); undo with replicate_free. */
+static void replicate(const struct report *r, size_t v, int seq, struct report *r2)
+{
+    size_t nv = r->rd->n_variants, na = r->rd->n_arms;
+    *r2 = *r;
+    r2->variants = xcalloc(nv, sizeof(*r2->variants));
+    memcpy(r2->variants, r->variants, nv * sizeof(*r2->variants));
+    struct report_cell *cells = xcalloc(na, sizeof(*cells));
+    memcpy(cells, r->variants[v].cells, na * sizeof(*cells));
+    r2->variants[v].cells = cells;
+    struct report_cell *g = &cells[r->first_guest_arm];
+    const struct report_cell *g0 = &r->variants[v].cells[r->first_guest_arm];
+    size_t n = 0;
+    g->tps = xcalloc(g0->tps_stats.n + 1, sizeof(double));
+    g->per_guest = xcalloc(g0->tps_stats.n + 1, sizeof(double));
+    g->tps_seq = xcalloc(g0->tps_stats.n + 1, sizeof(int));
+    for (size_t i = 0; i < g0->tps_stats.n; i++)
+        if (g0->tps_seq[i] != seq) {
+            g->tps[n] = g0->tps[i];
+            g->per_guest[n] = g0->per_guest[i];
+            g->tps_seq[n++] = g0->tps_seq[i];
+        }
+    stats_summarize(g->tps, n, &g->tps_stats);
+    stats_summarize(g->per_guest, n, &g->per_guest_stats);
+    gap_measure_arm_without(r->rd, r->variants[v].variant->index, g0->arm, seq, &g->layers);
+    g->layers.tps = n ? g->per_guest_stats.mean : NAN;
+}
+
+static void replicate_free(struct report *r2, size_t v)
+{
+    struct report_cell *g = &r2->variants[v].cells[r2->first_guest_arm];
+    free(g->tps);
+    free(g->per_guest);
+    free(g->tps_seq);
+    free(r2->variants[v].cells);
+    free(r2->variants);
+}
+
+/* The gain's jackknife over the untuned guest's runs (gain_rel) */
+static void jackknife(const struct report *r, size_t v, size_t arm, struct prediction *out)
+{
+    const struct report_cell *cg = &r->variants[v].cells[r->first_guest_arm];
+    size_t n = cg->tps_stats.n;
+    out->gain_rel = NAN;
+    out->gain_runs = (int)n;
+    if (n < 3 || !(out->w_a > 0))
+        return;
+    double *gain = xcalloc(n, sizeof(double)), sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct report r2;
+        replicate(r, v, cg->tps_seq[i], &r2);
+        struct prediction p;
+        predict_core(&r2, v, arm, &p);
+        gain[i] = p.valid && p.w_a > 0 ? r2.variants[v].cells[r->first_guest_arm].layers.w / p.w_a : NAN;
+        replicate_free(&r2, v);
+        if (!isfinite(gain[i])) {
+            free(gain);
+            return; /* a replicate without a prediction: no spread to give */
+        }
+        sum += gain[i];
+    }
+    double mean = sum / (double)n, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (gain[i] - mean) * (gain[i] - mean);
+    free(gain);
+    double se = sqrt((double)(n - 1) / (double)n * ss);
+    double full = cg->layers.w / out->w_a;
+    out->gain_rel = full > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * se / full : NAN;
+}
+
+/* the predicted side's CI and the verdict against the measurement */
+static void judge(const struct report *r, size_t v, size_t arm, struct prediction *out)
+{
+    const struct report_cell *cells = r->variants[v].cells;
+    const struct report_cell *ca = &cells[arm], *cg = &cells[r->first_guest_arm];
+    const struct gap_arm *a = &ca->layers, *g = &cg->layers;
+    double w = g->w, k = g->threads, R = g->read_wait;
     double rel_g = cg->per_guest_stats.n > 1 && cg->per_guest_stats.mean > 0
                        ? cg->per_guest_stats.ci95_half / cg->per_guest_stats.mean
                        : 0;
-    out->predicted_ci = out->predicted * sqrt(rel_g * rel_g + out->input_rel * out->input_rel);
-    out->valid = true;
+    double gain = isfinite(out->gain_rel) ? out->gain_rel : 0;
+    out->predicted_ci = out->predicted * sqrt(rel_g * rel_g + out->input_rel * out->input_rel + gain * gain);
     if (isfinite(out->measured) && out->measured > 0) {
         at_speed(r, v, cg, ca, out, k);
         implied(out, g, a, R, k);
@@ -387,7 +471,8 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
          * a ratio of 1 where the measured one is exp(L) */
         double err = out->error, null_err = out->null_error;
         if (out->speed_fitted) {
-            out->tolerance = sqrt(out->speed_half * out->speed_half + out->input_rel * out->input_rel);
+            out->tolerance = sqrt(out->speed_half * out->speed_half + out->input_rel * out->input_rel +
+                                  gain * gain);
             err = out->error_at_speed;
             double ratio = out->w_a > 0 && isfinite(err) ? (w / out->w_a) / (1 - err) : NAN;
             out->null_error_at_speed = ratio > 0 ? 1 - 1 / ratio : NAN;
@@ -402,4 +487,14 @@ void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction
     } else {
         out->error = out->tolerance = out->null_error = NAN;
     }
+}
+
+void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
+{
+    predict_core(r, v, arm, out);
+    out->gain_rel = NAN;
+    if (!out->valid)
+        return;
+    jackknife(r, v, arm, out);
+    judge(r, v, arm, out);
 }

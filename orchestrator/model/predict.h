@@ -176,6 +176,13 @@ struct prediction {
     /* the inputs' part of the predicted side's relative 95 % half-width:
      * reads_a x lat_a_res / w_a (0 where lat_a is not the device's) */
     double input_rel;
+    /* the model's gain w_G / w_A, left out one of the untuned guest's runs
+     * at a time (a jackknife over its runs: its miss cost, read and I/O
+     * probes, contention and reads each from the runs that remain): the
+     * relative 95 % half-width t(0.975, n-1) x the jackknife's standard
+     * error, and n; NAN (and n < 3) with fewer than three runs */
+    double gain_rel;
+    int gain_runs;
     const char *path;         /* A's read path: "guest page cache", "host page cache", "device" */
     double misses_g, misses_a;  /* buffer-pool misses per transaction (all threads) */
     double own_g, own_a;        /* of them the chain's own (f_G, f_A); NAN without the probe */
@@ -201,7 +208,8 @@ struct prediction {
     double client_g;                   /* C_G */
     double w_a;               /* predicted seconds per transaction */
     double predicted, measured, measured_ci; /* TPS per guest */
-    double predicted_ci;      /* G's spread over repeats and the inputs' (input_rel), in quadrature */
+    double predicted_ci;      /* G's spread over repeats, the inputs' resolution (input_rel) and
+                                 the gain's spread over G's runs (gain_rel), in quadrature */
     double error;             /* (measured - predicted) / measured */
     double null_error;        /* the null model's, "the tuning changes nothing":
                                  (measured - G's measured) / measured */

@@ -211,6 +211,8 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "read_latency_resolution_ms", jms(p.lat_a_res));
     json_object_object_add(o, "read_latency_device_reads", jnum(p.lat_a_reads));
     json_object_object_add(o, "inputs_ci95_rel", jnum(p.input_rel));
+    json_object_object_add(o, "gain_jackknife_ci95_rel", jnum(p.gain_rel));
+    json_object_object_add(o, "gain_jackknife_runs", json_object_new_int(p.gain_runs));
     json_object_object_add(o, "misses_per_tx", jnum(p.misses_a));
     json_object_object_add(o, "untuned_misses_per_tx", jnum(p.misses_g));
     json_object_object_add(o, "own_misses_per_tx", jnum(p.own_a));

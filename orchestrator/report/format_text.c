@@ -528,6 +528,13 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                 used += (size_t)snprintf(buf + used, len - used,
                                          " Its CPU contention held at %s's (%s's CPU by task is not known).",
                                          from, from);
+            if (isfinite(p.gain_rel) && used + 1 < len)
+                used += (size_t)snprintf(
+                    buf + used, len - used,
+                    " Its gain over %s (%s's time per transaction / the predicted) moves by +- %.1f "
+                    "%% (95 %% CI) leaving out one of %s's %d runs at a time (its miss cost, probes, "
+                    "reads and contention from the rest): part of the tolerance.",
+                    from, from, 100 * p.gain_rel, from, p.gain_runs);
             if (p.speed_fitted && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,

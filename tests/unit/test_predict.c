@@ -139,6 +139,10 @@ static bool hostprobe = false;
 /* repeated: guest, tuned and tuned_memory ran a second repeat (seq 6, 7,
  * 8), all under the host's speed gauge (with speed true) */
 static bool repeated = false;
+/* with repeated: a third repeat of the guest arms (seqs 9-11) like the
+ * second, the untuned guest's cold lookups there taking third_cold s */
+static bool third = false;
+static double third_cold = 3.5;
 
 static void tasks(FILE *f, const char *arm, int seq, int guest)
 {
@@ -179,7 +183,7 @@ static void guest_runs(FILE *f, bool probe, bool readprobe, bool with_tasks, int
             sample(f, "innodb_data_reads", 4500, "guest", sg, g, "innodb");
             sample(f, "miss_probe_hot_s", 0.5, "guest", sg, g, NULL);
             sample(f, "miss_probe_hot_reads", 0, "guest", sg, g, NULL);
-            sample(f, "miss_probe_cold_s", 3.5, "guest", sg, g, NULL);
+            sample(f, "miss_probe_cold_s", sg == 9 ? third_cold : 3.5, "guest", sg, g, NULL);
             sample(f, "miss_probe_cold_reads", 600, "guest", sg, g, NULL);
             /* its vCPU waited a tenth of the time, tuned_memory's never;
              * the guests' CPU over the 30 s: 27 s, and 30 s */
@@ -222,14 +226,15 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
         size_t ml = 0;
         FILE *mf = open_memstream(&m, &ml);
         fprintf(mf, "%.*s", (int)(strlen(meta) - 3), meta);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < (third ? 6 : 3); k++)
             fprintf(mf,
-                    ",\n  {\"seq\": %d, \"arm\": \"%s\", \"repeat\": 2, \"variants\": [1], "
+                    ",\n  {\"seq\": %d, \"arm\": \"%s\", \"repeat\": %d, \"variants\": [1], "
                     "\"status\": \"ok\",\n   \"config\": {\"threads\": \"1\", \"compression\": "
                     "\"row-zlib\", \"guests\": \"2\", \"buffer_pool\": \"%s\", \"memory\": "
                     "\"1G\", \"disk_cache\": \"%s\", \"flush_method\": \"%s\"}}",
-                    6 + k, (const char *[]){"guest", "tuned", "tuned_memory"}[k],
-                    k == 2 ? "auto" : "8M", k ? "none" : "writeback", k ? "O_DIRECT" : "fsync");
+                    6 + k, (const char *[]){"guest", "tuned", "tuned_memory"}[k % 3], 2 + k / 3,
+                    k % 3 == 2 ? "auto" : "8M", k % 3 ? "none" : "writeback",
+                    k % 3 ? "O_DIRECT" : "fsync");
         fprintf(mf, "]}\n");
         fclose(mf);
         test_write_file(dir, "meta.json", m);
@@ -255,11 +260,21 @@ static char *make_results(bool probe, bool readprobe, bool speed, bool with_task
         sample(f, "host_speed_unit_ms", 13.2, "tuned", 7, 0, NULL);
         sample(f, "host_speed_unit_ms", 13.2, "tuned_memory", 8, 0, NULL);
     }
+    if (third) { /* the third repeat: the second's TPS and gauges */
+        sample(f, "tps_arm", 20, "guest", 9, 0, NULL);
+        sample(f, "tps_arm", 14 / 1.728 / 1.331, "tuned", 10, 0, NULL);
+        sample(f, "tps_arm", 20 / 1.331, "tuned_memory", 11, 0, NULL);
+        sample(f, "host_speed_unit_ms", 10, "guest", 9, 0, NULL);
+        sample(f, "host_speed_unit_ms", 13.2, "tuned", 10, 0, NULL);
+        sample(f, "host_speed_unit_ms", 13.2, "tuned_memory", 11, 0, NULL);
+    }
     sample(f, "tps_arm", 20, "tuned_memory", 4, 0, NULL);
     sample(f, "tps_arm", 8, "one", 5, 0, NULL);
     guest_runs(f, probe, readprobe, with_tasks, 2, 3, 4);
     if (repeated)
         guest_runs(f, probe, readprobe, with_tasks, 6, 7, 8);
+    if (third)
+        guest_runs(f, probe, readprobe, with_tasks, 9, 10, 11);
     target(f, "one", 5, 1, 240, 2000, 12.0);
     if (speed) { /* the speed probe's CPU ms per unit, one per run */
         static const double unit[] = {11, 10, 12, 12, 10};
@@ -883,6 +898,54 @@ static void no_change_is_the_null_model(void **state)
     unbuild(&b);
 }
 
+/* The predicted side carries its inputs' spread over the untuned guest's
+ * runs: the gain w_G / w_A left out one run at a time (a jackknife). Three
+ * alike repeats: no spread. The third's miss cost 10 ms instead of 5
+ * (cold lookups 6.5 s for 600 misses against the hot 0.5 s): tuned_memory
+ * saves the chain's 10 reads a transaction x (miss cost - its 2 ms read),
+ * w_A = 100 - 20 - 10 (c - 2): left out the third, c 5 ms, w_A 50 ms, gain
+ * 2; left out either other, c 7.5, w_A 25, gain 4; all three: c 6.67, w_A
+ * 33.3, gain 3. Jackknife SE sqrt(2/3 x ((2 - 10/3)^2 + 2 (4 - 10/3)^2)) =
+ * 4/3, x t(0.975, 2) = 4.3027 / 3 = 191 % of the gain: not judged. With two
+ * repeats there is no spread to give (NAN), none is claimed. */
+static void gain_spread_over_runs(void **state)
+{
+    (void)state;
+    repeated = third = true;
+    third_cold = 3.5;
+    struct built b = build(true, false, true, false);
+    struct prediction p;
+    predict_arm(b.r, 0, 3, &p);
+    assert_true(p.valid);
+    assert_int_equal(p.gain_runs, 3);
+    assert_near(p.gain_rel, 0, 1e-12);
+    double tol_alike = p.tolerance;
+    assert_true(p.judged);
+    unbuild(&b);
+
+    third_cold = 6.5;
+    b = build(true, false, true, false);
+    predict_arm(b.r, 0, 3, &p);
+    repeated = third = false;
+    third_cold = 3.5;
+    assert_true(p.valid);
+    assert_near(p.w_a, 0.1 / 3, 1e-9);
+    assert_int_equal(p.gain_runs, 3);
+    print_message("gain +- %.4f, tolerance %.4f (alike %.4f)\n", p.gain_rel, p.tolerance, tol_alike);
+    assert_near(p.gain_rel, 4.302652729749464 * (4.0 / 3) / 3, 1e-6);
+    assert_true(p.tolerance >= p.gain_rel && p.tolerance > tol_alike);
+    assert_false(p.judged);
+    unbuild(&b);
+
+    repeated = true;
+    b = build(true, false, true, false);
+    repeated = false;
+    predict_arm(b.r, 0, 3, &p);
+    assert_int_equal(p.gain_runs, 2);
+    assert_true(isnan(p.gain_rel));
+    unbuild(&b);
+}
+
 /* Repeated arms under the speed gauge: tuned ran on a slower machine (12
  * and 13.2 against guest's 10 and 10), as slow as TPS ~ gauge^-3 says. Its
  * mean TPS per guest (3.55) is half the prediction (7.14); brought to one
@@ -958,6 +1021,7 @@ int main(void)
         cmocka_unit_test(background_requests_as_cpu),
         cmocka_unit_test(machine_speed),
         cmocka_unit_test(judged_at_one_speed),
+        cmocka_unit_test(gain_spread_over_runs),
         cmocka_unit_test(no_change_is_the_null_model),
         cmocka_unit_test(too_uncertain_to_judge),
         cmocka_unit_test(not_predicted_across_uncovered_keys),
