@@ -90,12 +90,18 @@ static bool at_one_speed(const struct report *r, size_t v, const struct report_c
     struct speed_fit f;
     struct speed_arm sa, sg;
     double log_ratio, half;
-    speed_fit_variant(r, v, &f);
+    /* calibrated on the other guest arms' runs: the arm judged is not in
+     * the fit that judges it (out of sample) */
+    speed_fit_variant_without(r, v, (int)(ca - r->variants[v].cells), &f);
     speed_arm_of(ca, &sa);
     speed_arm_of(cg, &sg);
     if (!speed_compare(&f, &sa, &sg, &log_ratio, &half) || !(cg->layers.w > 0) ||
-        !(out->w_a > 0) || !(out->measured > 0))
+        !(out->w_a > 0) || !(out->measured > 0)) {
+        if (!f.valid && sa.n >= 2 && sg.n >= 2)
+            snprintf(out->speed_why, sizeof(out->speed_why), "the fit without %s's runs: %s",
+                     ca->arm->name, f.why);
         return false;
+    }
     out->speed_fitted = true;
     out->speed_of_guests = false;
     out->speed_gauge = f.gauge;

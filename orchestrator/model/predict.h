@@ -234,8 +234,11 @@ struct prediction {
      * gauge's geometric means over the arms' runs, elasticity e the fitted
      * exponent (TPS per guest ~ gauge^e) with its 95 % half-width,
      * speed_half the comparison's 95 % half-width (log TPS), over
-     * speed_runs runs and speed_df degrees of freedom */
+     * speed_runs runs and speed_df degrees of freedom. The fit that judges
+     * A leaves A's runs out (calibrated out of sample); speed_why says why
+     * it could not judge A ("" where it did, or no gauge was read) */
     bool speed_fitted;
+    char speed_why[300];
     const char *speed_gauge; /* the fit's gauge's metric (speedfit.h) */
     double elasticity, elasticity_half, speed_half, speed_df;
     size_t speed_runs;

@@ -132,6 +132,11 @@ static bool pooled(const struct point *pts, size_t n, size_t skip, size_t n_arms
 
 void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
 {
+    speed_fit_variant_without(r, v, -1, out);
+}
+
+void speed_fit_variant_without(const struct report *r, size_t v, int skip_arm, struct speed_fit *out)
+{
     memset(out, 0, sizeof(*out));
     out->slope = out->slope_half = out->sd = out->loo_lo = out->loo_hi = out->loo_spread = NAN;
     out->gauge = SPEEDFIT_GAUGE;
@@ -142,7 +147,7 @@ void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out)
     struct point *pts = xcalloc(cap + 1, sizeof(*pts));
     double *x = xcalloc(cap + 1, sizeof(double)), *y = xcalloc(cap + 1, sizeof(double));
     for (size_t a = 0; a < r->rd->n_arms; a++) {
-        if (strcmp(r->rd->arms[a].kind, "guest") != 0)
+        if (strcmp(r->rd->arms[a].kind, "guest") != 0 || (int)a == skip_arm)
             continue;
         size_t k = runs_of(&r->variants[v].cells[a], x, y, &h);
         for (size_t i = 0; i < k; i++)

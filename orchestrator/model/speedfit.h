@@ -84,6 +84,9 @@ void speed_arm_of(const struct report_cell *c, struct speed_arm *out);
 
 /* The fit over variant v's guest arms (an index into r->variants). */
 void speed_fit_variant(const struct report *r, size_t v, struct speed_fit *out);
+/* The same without arm skip_arm's runs (an index into rd->arms; -1: none):
+ * the elasticity calibrated out of sample for judging that arm. */
+void speed_fit_variant_without(const struct report *r, size_t v, int skip_arm, struct speed_fit *out);
 
 /* A against G at one speed: log(A / G) and its 95 % half-width (both in
  * log TPS, about a relative figure). false where the fit is not valid or

@@ -243,6 +243,7 @@ static struct json_object *jprediction(const struct report *r, size_t v, size_t 
     json_object_object_add(o, "error_at_speed", jnum(p.error_at_speed));
     /* the verdict at one speed (speedfit.h), null where not fitted */
     json_object_object_add(o, "speed_fitted", json_object_new_boolean(p.speed_fitted));
+    json_object_object_add(o, "speed_not_fitted_why", jstr(p.speed_why));
     json_object_object_add(o, "speed_gauge", p.speed_fitted ? jstr(p.speed_gauge) : NULL);
     json_object_object_add(o, "speed_elasticity", jnum(p.elasticity));
     json_object_object_add(o, "speed_elasticity_ci95_half", jnum(p.elasticity_half));

@@ -535,6 +535,9 @@ void report_prediction_text(const struct report *r, size_t variant, char *buf, s
                     "%% (95 %% CI) leaving out one of %s's %d runs at a time (its miss cost, probes, "
                     "reads and contention from the rest): part of the tolerance.",
                     from, from, 100 * p.gain_rel, from, p.gain_runs);
+            if (!p.speed_fitted && *p.speed_why && used + 1 < len)
+                used += (size_t)snprintf(buf + used, len - used,
+                                         " Not judged at one machine speed: %s.", p.speed_why);
             if (p.speed_fitted && used + 1 < len)
                 used += (size_t)snprintf(
                     buf + used, len - used,
