@@ -220,7 +220,7 @@ static void predict_core(const struct report *r, size_t v, size_t arm, struct pr
     out->unit_g_ms = out->unit_a_ms = out->cpu_share = NAN;
     out->predicted_at_speed = out->error_at_speed = out->implied_miss_cost = NAN;
     out->null_error = out->null_error_at_speed = out->tolerance = NAN;
-    out->lat_a_reads = out->lat_a_res = NAN;
+    out->lat_a_reads = out->lat_a_res = out->gain_rel = NAN;
     out->elasticity = out->elasticity_half = out->speed_half = out->speed_df = NAN;
     out->saved_cpu = out->saved_contention = out->saved_other = out->saved_contention_model = NAN;
     out->contention_g = out->contention_a = out->others_g = out->others_a = NAN;
@@ -378,7 +378,8 @@ static void predict_core(const struct report *r, size_t v, size_t arm, struct pr
 }
 
 /* A copy of r in which the untuned guest arm of variant v lacks its run
- * seq (its budget, TPS and their statistics); undo with replicate_free. */
+ * seq: its budget, all predict_core reads of it (its TPS is not read);
+ * undo with replicate_free. */
 static void replicate(const struct report *r, size_t v, int seq, struct report *r2)
 {
     size_t nv = r->rd->n_variants, na = r->rd->n_arms;
@@ -389,29 +390,11 @@ static void replicate(const struct report *r, size_t v, int seq, struct report *
     memcpy(cells, r->variants[v].cells, na * sizeof(*cells));
     r2->variants[v].cells = cells;
     struct report_cell *g = &cells[r->first_guest_arm];
-    const struct report_cell *g0 = &r->variants[v].cells[r->first_guest_arm];
-    size_t n = 0;
-    g->tps = xcalloc(g0->tps_stats.n + 1, sizeof(double));
-    g->per_guest = xcalloc(g0->tps_stats.n + 1, sizeof(double));
-    g->tps_seq = xcalloc(g0->tps_stats.n + 1, sizeof(int));
-    for (size_t i = 0; i < g0->tps_stats.n; i++)
-        if (g0->tps_seq[i] != seq) {
-            g->tps[n] = g0->tps[i];
-            g->per_guest[n] = g0->per_guest[i];
-            g->tps_seq[n++] = g0->tps_seq[i];
-        }
-    stats_summarize(g->tps, n, &g->tps_stats);
-    stats_summarize(g->per_guest, n, &g->per_guest_stats);
-    gap_measure_arm_without(r->rd, r->variants[v].variant->index, g0->arm, seq, &g->layers);
-    g->layers.tps = n ? g->per_guest_stats.mean : NAN;
+    gap_measure_arm_without(r->rd, r->variants[v].variant->index, g->arm, seq, &g->layers);
 }
 
 static void replicate_free(struct report *r2, size_t v)
 {
-    struct report_cell *g = &r2->variants[v].cells[r2->first_guest_arm];
-    free(g->tps);
-    free(g->per_guest);
-    free(g->tps_seq);
     free(r2->variants[v].cells);
     free(r2->variants);
 }
@@ -421,7 +404,6 @@ static void jackknife(const struct report *r, size_t v, size_t arm, struct predi
 {
     const struct report_cell *cg = &r->variants[v].cells[r->first_guest_arm];
     size_t n = cg->tps_stats.n;
-    out->gain_rel = NAN;
     out->gain_runs = (int)n;
     if (n < 3 || !(out->w_a > 0))
         return;
@@ -498,7 +480,6 @@ static void judge(const struct report *r, size_t v, size_t arm, struct predictio
 void predict_arm(const struct report *r, size_t v, size_t arm, struct prediction *out)
 {
     predict_core(r, v, arm, out);
-    out->gain_rel = NAN;
     if (!out->valid)
         return;
     jackknife(r, v, arm, out);

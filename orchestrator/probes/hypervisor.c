@@ -11,14 +11,13 @@
 #include "probes/probe.h"
 
 #include "util/log.h"
+#include "util/monotime.h"
 #include "util/xalloc.h"
 
 #include <libvirt/libvirt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void field_name(char *fields, size_t len, const char *name)
 {
@@ -153,11 +152,10 @@ static void during(struct probe_target *pt, void *state, int k)
         return;
     virDomainPtr doms[] = {pt->t->dom, NULL};
     virDomainStatsRecordPtr *recs = NULL;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double at = monotime_s();
     if (virDomainListGetStats(doms, VIR_DOMAIN_STATS_VCPU, &recs, 0) >= 1) {
         vcpu_sums(recs[0]->params, recs[0]->nparams, &st->time[k], &st->delay[k]);
-        st->at[k] = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+        st->at[k] = at;
         st->ok[k] = st->time[k] >= 0 && st->delay[k] >= 0;
     }
     virDomainStatsRecordListFree(recs);

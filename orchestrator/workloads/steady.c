@@ -1,7 +1,6 @@
 /* steady.c: the steady-state rule of warmup = auto (see steady.h). */
 #include "workloads/steady.h"
 
-#include "results/verdicts.h"
 #include "workloads/window.h"
 #include "util/xalloc.h"
 
@@ -71,10 +70,10 @@ enum steady_next steady_round(struct steady_tracker *s, const struct sysbench_in
         double mean = steady_mean(slice[i], count[i]);
         t->delta = t->prev_mean > 0 ? fabs(mean - t->prev_mean) / t->prev_mean : NAN;
         t->drift = two_slice_drift(t, slice[i], count[i], s->slice_s, &t->half);
-        /* shown steady, or not steady: a slice without intervals, or with
-         * no throughput, never is */
-        t->steady_now = count[i] >= 3 && mean > 0 && t->prev_mean > 0 && isfinite(t->half) &&
-                        fabs(t->drift) + t->half <= VERDICT_STEADY_EQUIV;
+        /* shown steady by the measure phase's own rule (window.h); a
+         * slice without intervals, or with no throughput, never is */
+        t->steady_now = count[i] >= 3 && mean > 0 && t->prev_mean > 0 &&
+                        !strcmp(window_steady_label(t->drift, t->half), "yes");
         if (t->steady_now && t->steady_at < 0)
             t->steady_at = s->elapsed_s;
         t->prev_mean = mean;

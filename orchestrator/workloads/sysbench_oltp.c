@@ -435,8 +435,7 @@ static int warmup(struct wl_run *r)
                 snprintf(drift, sizeof(drift), "%.1f%% from the slice before, drift over both %+.1f%% +- %.1f%%",
                          100 * st.t[i].delta, 100 * st.t[i].drift, 100 * st.t[i].half);
             log_info("warm-up %3.0f s: %s %.1f tx/s, %s%s", st.elapsed_s, r->jobs[i].t->name,
-                     steady_mean(iv[i], count[i]), drift,
-                     st.t[i].steady_now ? " (shown steady: within +-5 %)" : "");
+                     steady_mean(iv[i], count[i]), drift, st.t[i].steady_now ? " (shown steady)" : "");
         }
         if (next != STEADY_CONTINUE)
             break;
