@@ -18,6 +18,14 @@ restart_libvirtd() {
   local lvd; lvd=$(cat /run/libvirtd.pid) || fail "no /run/libvirtd.pid"
   kill -KILL "$lvd"
   for _ in $(seq 1 20); do [ -d "/proc/$lvd" ] && [ "$(cut -d' ' -f3 "/proc/$lvd/stat")" != Z ] || break; sleep 0.5; done
+  # the case this test is about: QEMU outlives the killed libvirtd, so
+  # vbed's own cleanup (not AUTODESTROY) has to remove it. Looked for
+  # before libvirtd is back: vbed connects again within a second of it and
+  # may have removed the guest by the time start-daemons.sh returns (a CI
+  # run saw exactly that).
+  qemu_pid=$(pgrep -f "qemu-system.*vbed-e2elvd-") ||
+    { kill $pid; fail "the guest's QEMU did not survive libvirtd's death: nothing was left for vbed to clean up"; }
+  echo "the guest's QEMU ($qemu_pid) survived libvirtd's death"
   bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null ||
     bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null || fail "libvirtd did not start again"
 }
@@ -42,11 +50,6 @@ for _ in $(seq 1 600); do [ -s "$console" ] && break; kill -0 $pid 2>/dev/null |
 [ -s "$console" ] || { cat "$log"; fail "$dom wrote nothing to its console within 300 s"; }
 echo "console: $(wc -c < "$console") bytes after the cap, before libvirtd is killed"
 restart_libvirtd
-# the case this test is about: QEMU outlives the killed libvirtd, so vbed's
-# own cleanup (not AUTODESTROY) has to remove it
-pgrep -f "qemu-system.*vbed-e2elvd-" >/dev/null ||
-  { kill $pid; fail "the guest's QEMU did not survive libvirtd's restart: nothing was left for vbed to clean up"; }
-echo "the guest's QEMU survived the restart"
 wait $pid
 rc=$?
 cat "$log"
@@ -55,6 +58,7 @@ grep -q "vbed-e2elvd-002-guest-1 failed in phase boot: the connection to libvirt
   fail "the reason does not name the guest, the phase and the lost connection"
 grep -q "connected to libvirt at .* again" "$log" || fail "vbed did not connect again to clean up"
 assert_nothing_left e2elvd
+for q in $qemu_pid; do [ ! -d /proc/$q ] || fail "the guest's QEMU ($q) is still running"; done
 r=$(latest_results "$VBED_TEST_TMP/res")
 assert_host_arm_kept "$r"
 jq -e '.runs[1].status == "failed" and (.runs[1].reason | test("phase boot: the connection to libvirt was lost"))' \
