@@ -9,6 +9,7 @@
 #include "experiment/hostrun.h"
 #include "virt/accel.h"
 
+#include "util/cpuwindow.h"
 #include "util/exitcode.h"
 #include "util/log.h"
 #include "workloads/hostload.h"
@@ -178,7 +179,18 @@ static int setup(struct runner *r)
     virNodeInfo node;
     if (r->hv && virNodeGetInfo(hv_conn(r->hv), &node) == 0)
         online = (long)node.cpus;
-    placement_decide(r->plan, online, &r->placement);
+    /* on this machine, the CPUs vbed may run on (its affinity, a cpuset) */
+    struct cpuwindow win = {.first = 0, .count = online, .all = true};
+    if (!r->hv || !hv_get_info(r->hv)->remote)
+        win = cpuwindow_of_self(online);
+    if (win.first + win.count > online)
+        win = (struct cpuwindow){.first = 0, .count = online, .all = true};
+    char wtext[48];
+    cpuwindow_text(&win, wtext, sizeof(wtext));
+    if (!win.all)
+        log_info("placement: vbed may run on CPUs %s of %ld (its affinity): it places there", wtext,
+                 online);
+    placement_decide(r->plan, win.first, win.count, &r->placement);
     if (r->placement.pin || g->pin == PIN_NONE)
         log_info("placement: %s", r->placement.reason);
     else
@@ -186,6 +198,8 @@ static int setup(struct runner *r)
     json_object *pl = json_object_new_object();
     json_object_object_add(pl, "pin", json_object_new_string(r->placement.pin ? "auto" : "none"));
     json_object_object_add(pl, "host_cpus_online", json_object_new_int64(online));
+    if (!win.all)
+        json_object_object_add(pl, "cpus", json_object_new_string(wtext));
     json_object_object_add(pl, "reason", json_object_new_string(r->placement.reason));
     meta_set(r->meta, NULL, "placement", pl);
     record_versions(r);

@@ -8,6 +8,7 @@
 #include "hostside/hostcache.h"
 #include "util/log.h"
 #include "hostside/noise.h"
+#include "util/cpuwindow.h"
 #include "virt/placement.h"
 #include "util/paths.h"
 #include "util/process.h"
@@ -278,8 +279,10 @@ static struct hostarm *start_here(const struct hostarm_limits *l, const char *my
         goto cleanup;
     }
     if (l->confine) {
-        long online = h->online_cpus;
-        placement_host_cpus(l->vcpus, online, h->cpus, sizeof(h->cpus));
+        /* the CPUs this helper may run on (vbed's, inherited; util/cpuwindow.h) */
+        struct cpuwindow win = cpuwindow_of_self(h->online_cpus);
+        long online = win.count;
+        placement_host_cpus(l->vcpus, win.first, online, h->cpus, sizeof(h->cpus));
         if (l->vcpus > online)
             log_warn("The host has %ld CPUs, fewer than a guest's %lld vCPUs: the host arm gets "
                      "all of them.",

@@ -7,9 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-void placement_decide(const struct plan *p, long online, struct placement *out)
+/* ", CPUs 2-3" where the window does not start at the host's first CPU */
+static void window_text(long first, long online, char *buf, size_t len)
 {
-    *out = (struct placement){.online = online};
+    if (first == 0)
+        buf[0] = '\0';
+    else if (online == 1)
+        snprintf(buf, len, ", CPU %ld", first);
+    else
+        snprintf(buf, len, ", CPUs %ld-%ld", first, first + online - 1);
+}
+
+void placement_decide(const struct plan *p, long first, long online, struct placement *out)
+{
+    *out = (struct placement){.first = first, .online = online};
+    char win[48];
+    window_text(first, online, win, sizeof(win));
     if (p->global.pin == PIN_NONE) {
         snprintf(out->reason, sizeof(out->reason), "pin = none");
         return;
@@ -29,20 +42,20 @@ void placement_decide(const struct plan *p, long online, struct placement *out)
         out->pin = out->emulators = true;
         snprintf(out->reason, sizeof(out->reason),
                  "pin = auto: every guest's vCPUs and emulator threads on host CPUs of their own "
-                 "(%lld of %ld CPUs at most)",
-                 need, online);
+                 "(%lld of %ld CPUs at most%s)",
+                 need, online, win);
     } else if (need_vcpus <= online) {
         out->pin = true;
         snprintf(out->reason, sizeof(out->reason),
                  "pin = auto: every guest's vCPUs on host CPUs of their own (%lld of %ld CPUs at "
-                 "most); the emulator threads share all CPUs, as the largest arm would need %lld "
+                 "most%s); the emulator threads share all CPUs, as the largest arm would need %lld "
                  "for them to have their own",
-                 need_vcpus, online, need);
+                 need_vcpus, online, win, need);
     } else {
         snprintf(out->reason, sizeof(out->reason),
-                 "pin = auto, but the largest arm has %lld vCPUs and this host %ld CPUs: nothing "
-                 "is pinned, the guests share the host's CPUs",
-                 need_vcpus, online);
+                 "pin = auto, but the largest arm has %lld vCPUs and this host %ld CPUs%s: "
+                 "nothing is pinned, the guests share the host's CPUs",
+                 need_vcpus, online, first ? " for vbed" : "");
     }
 }
 
@@ -54,21 +67,21 @@ static long long stride(const struct placement *pl, const struct run_config *cfg
 
 int placement_vcpu_cpu(const struct placement *pl, const struct run_config *cfg, int n, int vcpu)
 {
-    return (int)((n - 1) * stride(pl, cfg) + vcpu);
+    return (int)(pl->first + (n - 1) * stride(pl, cfg) + vcpu);
 }
 
 int placement_emulator_cpu(const struct placement *pl, const struct run_config *cfg, int n)
 {
-    return pl->emulators ? (int)((n - 1) * stride(pl, cfg) + cfg->vcpus) : -1;
+    return pl->emulators ? (int)(pl->first + (n - 1) * stride(pl, cfg) + cfg->vcpus) : -1;
 }
 
-void placement_host_cpus(long long vcpus, long online, char *buf, size_t len)
+void placement_host_cpus(long long vcpus, long first, long online, char *buf, size_t len)
 {
     long long n = vcpus < online ? vcpus : online;
     if (n <= 1)
-        snprintf(buf, len, "0");
+        snprintf(buf, len, "%ld", first);
     else
-        snprintf(buf, len, "0-%lld", n - 1);
+        snprintf(buf, len, "%ld-%lld", first, first + n - 1);
 }
 
 /* the CPUs set in a libvirt cpumap, as "0,2" */

@@ -2,15 +2,19 @@
  *
  * pin = auto pins when the host has a CPU for every vCPU and every guest's
  * emulator threads of the largest guest arm (guests x (vcpus + 1)): guest n
- * (1-based) gets CPUs (n-1)(v+1) .. (n-1)(v+1)+v-1 for its vCPUs and the
+ * (1-based) gets CPUs f+(n-1)(v+1) .. f+(n-1)(v+1)+v-1 for its vCPUs and the
  * next one for its emulator threads. Where the host has a CPU for every
  * vCPU but not for the emulators too (guests x vcpus), only the vCPUs are
- * pinned -- guest n's on (n-1)v .. (n-1)v+v-1 -- and the emulator threads
+ * pinned -- guest n's on f+(n-1)v .. f+(n-1)v+v-1 -- and the emulator threads
  * float over all CPUs: under TCG, two unpinned guests on two CPUs spent a
  * third more vCPU time per transaction than the same guests with their
  * vCPUs pinned, and that hid a tuning's effect (README, Placement). The
  * host arm gets as many CPUs as a guest has vCPUs: those guest 1's vCPUs
- * get (0 .. v-1), so that the arms run on the same cores. The decision is
+ * get (f .. f+v-1), so that the arms run on the same cores. f is the first
+ * of the CPUs vbed may run on (util/cpuwindow.h: its affinity, on a local
+ * hypervisor; 0 on a remote one), and "the host's CPUs" are that window's:
+ * under `taskset -c 1 vbed run`, a one-guest run pins its vCPU to CPU 1.
+ * The decision is
  * made once for the whole scenario, so that every arm is placed alike; when
  * CPUs are too few (or pin = none) nothing is pinned and the reason is
  * recorded. A pinning is recorded as applied only after it was read back
@@ -29,12 +33,13 @@
 struct placement {
     bool pin;          /* decided: pin every guest's vCPUs and the host arm */
     bool emulators;    /* and every guest's emulator threads (only with pin) */
-    long online;       /* host CPUs online */
+    long first;        /* the first host CPU vbed places on (its window's) */
+    long online;       /* host CPUs it may place on, from `first` on */
     char reason[240];  /* why (not) */
 };
 
-/* Decide for the whole plan on a host with `online` CPUs. */
-void placement_decide(const struct plan *p, long online, struct placement *out);
+/* Decide for the whole plan on `online` host CPUs from CPU `first` on. */
+void placement_decide(const struct plan *p, long first, long online, struct placement *out);
 
 /* Guest n's (1-based) vCPU i's host CPU, and its emulator threads' CPU
  * (-1: the emulators are not pinned). */
@@ -42,8 +47,8 @@ int placement_vcpu_cpu(const struct placement *pl, const struct run_config *cfg,
 int placement_emulator_cpu(const struct placement *pl, const struct run_config *cfg, int n);
 
 /* The host arm's CPUs as a cpuset list ("0" or "0-3"): the first
- * min(vcpus, online) CPUs, pinned or not. */
-void placement_host_cpus(long long vcpus, long online, char *buf, size_t len);
+ * min(vcpus, online) CPUs from `first` on, pinned or not. */
+void placement_host_cpus(long long vcpus, long first, long online, char *buf, size_t len);
 
 /* Read the running guest's vCPU affinity (virDomainGetVcpus: the threads'
  * real affinity) and its emulator pinning back and compare them with the

@@ -48,12 +48,12 @@ static void decide(void **state)
     struct placement pl;
     const struct run_config *c = &p->specs[1].cfg;
     /* 2 guests x 1 vCPU: more than one CPU, nothing pinned */
-    placement_decide(p, 1, &pl);
+    placement_decide(p, 0, 1, &pl);
     assert_false(pl.pin);
     assert_false(pl.emulators);
     assert_non_null(strstr(pl.reason, "the largest arm has 2 vCPUs and this host 1 CPUs"));
     /* a CPU per vCPU, none for the emulators: the vCPUs alone, side by side */
-    placement_decide(p, 2, &pl);
+    placement_decide(p, 0, 2, &pl);
     assert_true(pl.pin);
     assert_false(pl.emulators);
     assert_non_null(strstr(pl.reason, "the emulator threads share all CPUs"));
@@ -62,7 +62,7 @@ static void decide(void **state)
     assert_int_equal(placement_emulator_cpu(&pl, c, 1), -1);
     assert_int_equal(placement_emulator_cpu(&pl, c, 2), -1);
     /* 2 guests x (1 vCPU + 1 emulator) = 4 CPUs */
-    placement_decide(p, 4, &pl);
+    placement_decide(p, 0, 4, &pl);
     assert_true(pl.pin);
     assert_true(pl.emulators);
     assert_int_equal(placement_vcpu_cpu(&pl, c, 1, 0), 0);
@@ -70,13 +70,31 @@ static void decide(void **state)
     assert_int_equal(placement_vcpu_cpu(&pl, c, 2, 0), 2);
     assert_int_equal(placement_emulator_cpu(&pl, c, 2), 3);
     char cpus[16];
-    placement_host_cpus(c->vcpus, 4, cpus, sizeof(cpus));
+    placement_host_cpus(c->vcpus, 0, 4, cpus, sizeof(cpus));
     assert_string_equal(cpus, "0");
+    /* vbed allowed CPUs 4-7 only (taskset, a cpuset): the same shape there,
+     * never on 0-3, which belong to someone else */
+    placement_decide(p, 4, 4, &pl);
+    assert_true(pl.pin);
+    assert_true(pl.emulators);
+    assert_non_null(strstr(pl.reason, "(4 of 4 CPUs at most, CPUs 4-7)"));
+    assert_int_equal(placement_vcpu_cpu(&pl, c, 1, 0), 4);
+    assert_int_equal(placement_emulator_cpu(&pl, c, 1), 5);
+    assert_int_equal(placement_vcpu_cpu(&pl, c, 2, 0), 6);
+    assert_int_equal(placement_emulator_cpu(&pl, c, 2), 7);
+    placement_host_cpus(c->vcpus, 4, 4, cpus, sizeof(cpus));
+    assert_string_equal(cpus, "4");
+    placement_host_cpus(3, 4, 4, cpus, sizeof(cpus));
+    assert_string_equal(cpus, "4-6");
+    /* one CPU, CPU 1, for two one-vCPU guests: nothing pinned */
+    placement_decide(p, 1, 1, &pl);
+    assert_false(pl.pin);
+    assert_non_null(strstr(pl.reason, "this host 1 CPUs for vbed"));
     plan_free(p);
     scenario_free(scn);
 
     p = plan_from("[global]\nworkload = oltp_read_only\npin = none\n[guest]\narm = guest\n", &scn);
-    placement_decide(p, 64, &pl);
+    placement_decide(p, 0, 64, &pl);
     assert_false(pl.pin);
     assert_string_equal(pl.reason, "pin = none");
     plan_free(p);
