@@ -14,6 +14,16 @@
 # VBED_UPDATE_GOLDEN: a golden file rewritten there would pass anything.
 # At the end: the ten slowest tests.
 # Logs: build/test-logs/<suite>/<test>.log
+#
+# Two at a time: a shell test whose header has the line
+#   # vbed-test: paired SECONDS [why]
+# reads no measured figure (a fault, a signal, a watchdog: what vbed does,
+# not how fast the guest is), calls no bare `vbed clean`, and touches only
+# its own session's domains, disks and processes. Such tests run after all
+# the others, two at once, each on half of the CPUs (taskset: vbed places
+# its guests and host arm on the CPUs it may run on, util/cpuwindow.h),
+# the longest (SECONDS, its time on the developers' machine) first.
+# VBED_TEST_PAIRS=0 runs them one at a time.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,29 +38,44 @@ if [ "${VBED_UPDATE_GOLDEN:-0}" = 1 ] && { [ "${CI:-}" = 1 ] || [ "${VBED_TEST_N
   exit 2
 fi
 
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 deferred=0
 failed=()
+paired=()
 times=()
 
-run_one() { # suite name command...
+# run one test; its exit code and seconds go to stdout ("RC SECS")
+exec_test() { # suite name command...
   local suite=$1 name=$2; shift 2
-  echo "$name" | grep -Eq -- "$filter" || return 0
   mkdir -p "$logroot/$suite"
   local log=$logroot/$suite/$name.log
   local tmp; tmp=$(mktemp -d /tmp/vbed-test.XXXXXX)
   local start=$SECONDS
   ( cd "$VBED_SRC" && VBED_TEST_TMP=$tmp "$@" ) >"$log" 2>&1
   local rc=$? secs=$((SECONDS - start))
-  times+=("$secs $suite/$name")
   # VBED_TEST_KEEP=1: the test's directory stays for a look (its path in the log)
   if [ "${VBED_TEST_KEEP:-0}" = 1 ]; then echo "kept: $tmp" >>"$log"; else rm -rf "$tmp"; fi
+  echo "$rc $secs"
+}
+
+run_one() { # suite name command...
+  local suite=$1 name=$2; shift 2
+  echo "$name" | grep -Eq -- "$filter" || return 0
+  local r; r=$(exec_test "$suite" "$name" "$@")
+  account "$suite" "$name" ${r% *} ${r#* } ""
+}
+
+# count and print a test's result
+account() { # suite name rc secs note
+  local suite=$1 name=$2 rc=$3 secs=$4 note=$5
+  local log=$logroot/$suite/$name.log
+  times+=("$secs $suite/$name")
   if [ $rc -eq 0 ]; then
-    pass=$((pass + 1)); printf 'PASS  %-10s %-40s %4ss\n' "$suite" "$name" "$secs"
+    pass=$((pass + 1)); printf 'PASS  %-10s %-40s %4ss%s\n' "$suite" "$name" "$secs" "$note"
   elif [ $rc -eq 77 ] && [ "${VBED_TEST_NO_SKIP:-0}" != 1 ]; then
     skip=$((skip + 1)); printf 'SKIP  %-10s %-40s %s\n' "$suite" "$name" "$(tail -n 1 "$log")"
   else
     fail=$((fail + 1)); failed+=("$suite/$name")
-    printf 'FAIL  %-10s %-40s %4ss (exit %d)\n' "$suite" "$name" "$secs" "$rc"
+    printf 'FAIL  %-10s %-40s %4ss (exit %d)%s\n' "$suite" "$name" "$secs" "$rc" "$note"
     [ $rc -eq 77 ] && echo "      (skipped, but VBED_TEST_NO_SKIP=1 forbids skipping)"
     tail -n 25 "$log" | sed 's/^/      | /'
   fi
@@ -63,7 +88,7 @@ broken() { # SUITE NAME WHY
 }
 
 for suite in "$@"; do
-  before=$((pass + fail + skip))
+  before=$((pass + fail + skip + deferred))
   case $suite in
     unit)
       bindir=${VBED_TEST_BIN_DIR:?VBED_TEST_BIN_DIR must name the built unit tests}
@@ -77,14 +102,69 @@ for suite in "$@"; do
       [ -d "$here/$suite" ] || { echo "run-tests: no suite '$suite'" >&2; exit 2; }
       for t in "$here/$suite"/*.sh; do
         [ -e "$t" ] || continue
-        run_one "$suite" "$(basename "$t" .sh)" bash "$t"
+        n=$(basename "$t" .sh)
+        secs=$(sed -n 's/^# vbed-test: paired \([0-9][0-9]*\)\( .*\)\{0,1\}$/\1/p' "$t" | head -n 1)
+        if [ -n "$secs" ] && echo "$n" | grep -Eq -- "$filter"; then
+          paired+=("$secs $suite $n")
+          deferred=$((deferred + 1))
+          continue
+        fi
+        run_one "$suite" "$n" bash "$t"
       done ;;
   esac
   # a suite that ran nothing passes nothing (a filter may leave none on purpose)
-  if [ $((pass + fail + skip)) -eq "$before" ] && [ "$filter" = . ]; then
+  if [ $((pass + fail + skip + deferred)) -eq "$before" ] && [ "$filter" = . ]; then
     broken "$suite" "(suite)" "ran no test"
   fi
 done
+
+# the paired tests: two lanes of half the CPUs each, the longest first
+run_paired() {
+  [ ${#paired[@]} -gt 0 ] || return 0
+  local order; mapfile -t order < <(printf '%s\n' "${paired[@]}" | sort -rn)
+  local n; n=$(nproc)
+  local entry
+  if [ "$n" -lt 2 ] || [ "${VBED_TEST_PAIRS:-1}" = 0 ]; then
+    for entry in "${order[@]}"; do
+      set -- $entry
+      run_one "$2" "$3" bash "$VBED_SRC/tests/$2/$3.sh"
+    done
+    return 0
+  fi
+  local half=$((n / 2))
+  local cpus=("0-$((half - 1))" "$half-$((n - 1))")
+  [ "$half" -gt 1 ] || cpus[0]=0
+  [ $((n - half)) -gt 1 ] || cpus[1]=$half
+  local res; res=$(mktemp -d /tmp/vbed-pairs.XXXXXX)
+  local pid=("" "") job=("" "") i=0 lane done_pid
+  echo "two at a time (CPUs ${cpus[0]} | ${cpus[1]}): ${#order[@]} tests"
+  while :; do
+    for lane in 0 1; do
+      if [ -z "${pid[$lane]}" ] && [ $i -lt ${#order[@]} ]; then
+        set -- ${order[$i]}
+        exec_test "$2" "$3" taskset -c "${cpus[$lane]}" bash "$VBED_SRC/tests/$2/$3.sh" >"$res/$i" &
+        pid[$lane]=$!
+        job[$lane]=$i
+        i=$((i + 1))
+      fi
+    done
+    [ -n "${pid[0]}${pid[1]}" ] || break
+    local running=()
+    for lane in 0 1; do [ -z "${pid[$lane]}" ] || running+=("${pid[$lane]}"); done
+    done_pid=
+    wait -n -p done_pid "${running[@]}"
+    for lane in 0 1; do
+      [ "${pid[$lane]}" = "$done_pid" ] || continue
+      set -- ${order[${job[$lane]}]}
+      local r; r=$(cat "$res/${job[$lane]}")
+      [ -n "$r" ] || r="2 0"
+      account "$2" "$3" ${r% *} ${r#* } "  (CPUs ${cpus[$lane]})"
+      pid[$lane]=""
+    done
+  done
+  rm -rf "$res"
+}
+run_paired
 
 echo "---"
 if [ ${#times[@]} -gt 0 ]; then

@@ -2,6 +2,7 @@
 # records a compression ratio > 1 and INNODB_CMP compress ops; none records
 # neither; page-zlib and page-lz4 compress pages, and with page-lz4 the lz4
 # provider is loaded; the host arm's mariadbd is gone afterwards.
+# vbed-test: paired 44 (its checks are signs and counts: a neighbour cannot change them)
 . "$VBED_SRC/tests/lib.sh"
 need_root
 need_prog jq
