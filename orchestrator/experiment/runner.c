@@ -188,8 +188,9 @@ static int setup(struct runner *r)
     char wtext[48];
     cpuwindow_text(&win, wtext, sizeof(wtext));
     if (!win.all)
-        log_info("placement: vbed may run on CPUs %s of the host's %ld (its affinity): it places there", wtext,
-                 online);
+        log_info("placement: vbed may run on CPUs %s of the host's %ld (its affinity): it places "
+                 "there",
+                 wtext, online);
     placement_decide(r->plan, win.first, win.count, &r->placement);
     if (r->placement.pin || g->pin == PIN_NONE)
         log_info("placement: %s", r->placement.reason);
