@@ -12,8 +12,9 @@
 # came (all seven copied the copy loaded on this machine), pin = auto placed the guests as the machine's CPU count allows
 # (vCPUs alone on 2-3 CPUs) and read it back, and nothing is left. And the
 # mission's answer itself: the host arm's TPS above every guest arm's per
-# guest, tuned_memory (its data in its pool) above the untuned guest, and
-# the report's TPS and ratios recomputed from the samples.
+# guest, tuned_memory (its data in its pool) 10 % above tuned (the same I/O
+# path, a small pool), and the report's TPS and ratios recomputed from the
+# samples.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -202,8 +203,8 @@ got=$(jq -r '[.runs[] | select(.arm != "host") | .placement | "\(.pin == "auto")
 
 # the mission's answer on a live run: under TCG the bare host serves far
 # more than any guest (one guest's TPS); the memory given to InnoDB wins
-# over the untuned guest where its data fits its pool and the guest's does
-# not (checked above: hit ratio >= 0.99 against < 0.99); and the report's
+# where its data fits its pool and a small pool's does not (checked above:
+# hit ratio >= 0.99 against < 0.99), on the same I/O path; and the report's
 # TPS, TPS per guest and ratios are the samples' (0.5 %)
 need_prog python3
 per_guest() { echo "$(q ".metric == \"tps_arm\" and .labels.arm == \"$1\"") $2" | awk '{ print $1 / $2 }'; }
@@ -214,8 +215,19 @@ for arm in guest tuned tuned_memory; do
     fail "the host arm's $host_pg TPS is not above $arm's $pg per guest"
   echo "host $host_pg TPS against $arm's $pg per guest"
 done
-awk -v m="$(per_guest tuned_memory 2)" -v g="$(per_guest guest 2)" 'BEGIN { exit !(m > g) }' ||
-  fail "tuned_memory ($(per_guest tuned_memory 2) TPS per guest, its data in its pool) did not beat the untuned guest ($(per_guest guest 2))"
+# The memory's own effect, on the same I/O path: tuned_memory differs from
+# tuned only in its pool (auto: the data fits), and won +19 % to +172 % over
+# it in every recorded run here (tests/data/results: +19, +38, +172 % over
+# three repeats, +40 %; +47 % live); a pool left at 8 MiB wins nothing.
+# Against the untuned guest the memory's gain meets cache=none's cost, which
+# under TCG with a flush per commit ranged from -35 % to +31 % (tuned against
+# guest, same runs): tuned_memory landed from -3 % to +84 % of the untuned
+# guest, within +-5 % in two of five runs -- a ">" there is a coin's toss,
+# not a property of vbed. It is printed, not asserted.
+awk -v m="$(per_guest tuned_memory 2)" -v t="$(per_guest tuned 2)" 'BEGIN { exit !(m > 1.1 * t) }' ||
+  fail "tuned_memory ($(per_guest tuned_memory 2) TPS per guest, its data in its pool) did not win 10 % over tuned ($(per_guest tuned 2)), the same I/O path with an 8 MiB pool"
+echo "tuned_memory: $(awk -v m="$(per_guest tuned_memory 2)" -v t="$(per_guest tuned 2)" -v g="$(per_guest guest 2)" \
+  'BEGIN { printf "%+.0f %% over tuned, %+.0f %% over the untuned guest", 100 * (m / t - 1), 100 * (m / g - 1) }')"
 report_matches_samples "$r" || fail "the report's TPS or ratios are not the samples'"
 # --explain: the predictions' arithmetic, asserted below (read across the wraps)
 expect_rc 0 "$VBED" report --explain "$r"
