@@ -35,7 +35,7 @@ struct placement {
     bool emulators;    /* and every guest's emulator threads (only with pin) */
     long first;        /* the first host CPU vbed places on (its window's) */
     long online;       /* host CPUs it may place on, from `first` on */
-    char reason[240];  /* why (not) */
+    char reason[320];  /* why (not) */
 };
 
 /* Decide for the whole plan on `online` host CPUs from CPU `first` on. */
