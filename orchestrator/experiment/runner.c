@@ -180,11 +180,12 @@ static int setup(struct runner *r)
     if (r->hv && virNodeGetInfo(hv_conn(r->hv), &node) == 0)
         online = (long)node.cpus;
     /* on this machine, the CPUs vbed may run on (its affinity, a cpuset) */
-    struct cpuwindow win = {.first = 0, .count = online, .all = true};
-    if (!r->hv || !hv_get_info(r->hv)->remote)
-        win = cpuwindow_of_self(online);
-    if (win.first + win.count > online)
-        win = (struct cpuwindow){.first = 0, .count = online, .all = true};
+    struct cpuwindow win = cpuwindow_all(online);
+    if (!r->hv || !hv_get_info(r->hv)->remote) {
+        struct cpuwindow self = cpuwindow_of_self(online);
+        if (self.first + self.count <= online) /* else not the hypervisor's CPUs */
+            win = self;
+    }
     char wtext[48];
     cpuwindow_text(&win, wtext, sizeof(wtext));
     if (!win.all)

@@ -4,9 +4,14 @@
 #include <sched.h>
 #include <stdio.h>
 
+struct cpuwindow cpuwindow_all(long online)
+{
+    return (struct cpuwindow){.first = 0, .count = online > 0 ? online : 1, .all = true};
+}
+
 struct cpuwindow cpuwindow_of_map(const unsigned char *map, long ncpus, long online)
 {
-    struct cpuwindow w = {.first = 0, .count = online > 0 ? online : 1, .all = true};
+    struct cpuwindow w = cpuwindow_all(online);
     long first = -1, count = 0, set = 0;
     for (long c = 0; c < ncpus; c++) {
         bool on = (map[c / 8] >> (c % 8)) & 1;

@@ -17,6 +17,9 @@ struct cpuwindow {
     bool all;   /* it is every online CPU (no affinity narrower than the host) */
 };
 
+/* Every one of the `online` CPUs (a remote host's, or no affinity). */
+struct cpuwindow cpuwindow_all(long online);
+
 /* This process's window; on a machine of `online` CPUs. Where the
  * affinity cannot be read: every online CPU. */
 struct cpuwindow cpuwindow_of_self(long online);
@@ -25,7 +28,8 @@ struct cpuwindow cpuwindow_of_self(long online);
  * per 8 CPUs (the pure part, tested alone). */
 struct cpuwindow cpuwindow_of_map(const unsigned char *map, long ncpus, long online);
 
-/* "2-3", "0", or "" for the whole host, for messages and meta.json */
+/* "2-3", "0", or "" for the whole host, for messages and meta.json (and
+ * placement's cpusets: a window with all false) */
 void cpuwindow_text(const struct cpuwindow *w, char *buf, unsigned long len);
 
 #endif

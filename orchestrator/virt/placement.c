@@ -1,6 +1,7 @@
 /* placement.c: pinning of guests and the host arm (see placement.h). */
 #include "virt/placement.h"
 
+#include "util/cpuwindow.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -10,18 +11,18 @@
 /* ", CPUs 2-3" where the window does not start at the host's first CPU */
 static void window_text(long first, long online, char *buf, size_t len)
 {
+    char range[40];
+    cpuwindow_text(&(struct cpuwindow){.first = first, .count = online}, range, sizeof(range));
     if (first == 0)
         buf[0] = '\0';
-    else if (online == 1)
-        snprintf(buf, len, ", CPU %ld", first);
     else
-        snprintf(buf, len, ", CPUs %ld-%ld", first, first + online - 1);
+        snprintf(buf, len, ", CPU%s %s", online == 1 ? "" : "s", range);
 }
 
 void placement_decide(const struct plan *p, long first, long online, struct placement *out)
 {
     *out = (struct placement){.first = first, .online = online};
-    char win[48];
+    char win[64];
     window_text(first, online, win, sizeof(win));
     if (p->global.pin == PIN_NONE) {
         snprintf(out->reason, sizeof(out->reason), "pin = none");
@@ -78,10 +79,7 @@ int placement_emulator_cpu(const struct placement *pl, const struct run_config *
 void placement_host_cpus(long long vcpus, long first, long online, char *buf, size_t len)
 {
     long long n = vcpus < online ? vcpus : online;
-    if (n <= 1)
-        snprintf(buf, len, "%ld", first);
-    else
-        snprintf(buf, len, "%ld-%lld", first, first + n - 1);
+    cpuwindow_text(&(struct cpuwindow){.first = first, .count = n < 1 ? 1 : (long)n}, buf, len);
 }
 
 /* the CPUs set in a libvirt cpumap, as "0,2" */

@@ -179,11 +179,22 @@ double window_duration_for(const struct sysbench_interval *const iv[], const siz
     return s < lo ? lo : s > hi ? hi : s;
 }
 
+/* the drift not shown beyond its CI (nor beyond the floor) */
+static bool not_drifting(double drift, double half)
+{
+    return isnan(half) ? fabs(drift) <= VERDICT_DRIFT_LIMIT /* too short for batches */
+                       : fabs(drift) <= VERDICT_DRIFT_FLOOR || fabs(drift) <= half;
+}
+
+bool window_shown_steady(double drift, double half)
+{
+    return not_drifting(drift, half) && isfinite(half) &&
+           fabs(drift) + half <= VERDICT_STEADY_EQUIV;
+}
+
 const char *window_steady_label(double drift, double half)
 {
-    bool steady = isnan(half) ? fabs(drift) <= VERDICT_DRIFT_LIMIT /* too short for batches */
-                              : fabs(drift) <= VERDICT_DRIFT_FLOOR || fabs(drift) <= half;
-    if (!steady)
+    if (!not_drifting(drift, half))
         return "no";
-    return isfinite(half) && fabs(drift) + half <= VERDICT_STEADY_EQUIV ? "yes" : "unshown";
+    return window_shown_steady(drift, half) ? "yes" : "unshown";
 }

@@ -10,6 +10,7 @@
 
 #include "workloads/sysbench.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct window_guest {
@@ -65,5 +66,7 @@ double window_duration_for(const struct sysbench_interval *const iv[], const siz
  * drifted beyond its CI and VERDICT_DRIFT_FLOOR, "yes" only where the CI
  * lies within +-VERDICT_STEADY_EQUIV, else "unshown" (results/verdicts.h). */
 const char *window_steady_label(double drift, double half);
+/* The label's "yes": shown steady (warmup = auto stops on it, steady.h). */
+bool window_shown_steady(double drift, double half);
 
 #endif
