@@ -74,10 +74,16 @@ account() { # suite name rc secs note
   elif [ $rc -eq 77 ] && [ "${VBED_TEST_NO_SKIP:-0}" != 1 ]; then
     skip=$((skip + 1)); printf 'SKIP  %-10s %-40s %s\n' "$suite" "$name" "$(tail -n 1 "$log")"
   else
-    fail=$((fail + 1)); failed+=("$suite/$name")
+    # why first, on lines of their own (a CI page may show only part of a
+    # long log): the test's own "FAIL: " lines (tests/lib.sh), then the
+    # log's tail, each line cut at 400 characters (the whole log stays)
+    local why; why=$(grep -a -m 3 '^FAIL: ' "$log" | cut -c1-400)
+    fail=$((fail + 1)); failed+=("$suite/$name${why:+ -- ${why%%$'\n'*}}")
     printf 'FAIL  %-10s %-40s %4ss (exit %d)%s\n' "$suite" "$name" "$secs" "$rc" "$note"
     [ $rc -eq 77 ] && echo "      (skipped, but VBED_TEST_NO_SKIP=1 forbids skipping)"
-    tail -n 25 "$log" | sed 's/^/      | /'
+    [ -z "$why" ] || printf '%s\n' "$why" | sed 's/^/      why: /'
+    tail -n 25 "$log" | cut -c1-400 | sed 's/^/      | /'
+    echo "      (the whole log: $log)"
   fi
 }
 

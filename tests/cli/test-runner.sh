@@ -4,7 +4,9 @@
 # the first times out), and the longest first; a paired test that fails is
 # counted failed; a suite of paired tests alone is not "a suite that ran
 # nothing"; VBED_TEST_PAIRS=0 runs them one at a time on every CPU; a suite
-# with no test fails; VBED_UPDATE_GOLDEN is refused under CI.
+# with no test fails; a failing test's own reason (its "FAIL: " line) is
+# shown beside it and in the list of failures, though its log's tail has
+# moved past it; VBED_UPDATE_GOLDEN is refused under CI.
 . "$VBED_SRC/tests/lib.sh"
 need_prog taskset
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs to run two tests at once"
@@ -21,7 +23,10 @@ d=$t/marks
 mkdir -p "\$d"
 echo "\$(date +%s.%N)" > "\$d/$1.start"
 taskset -cp \$\$ | sed 's/.*: //' > "\$d/$1.cpus"
-for i in \$(seq 1 100); do [ -e "\$d/$2.start" ] && exit $4; sleep 0.1; done
+for i in \$(seq 1 100); do
+  [ -e "\$d/$2.start" ] && { [ $4 -eq 0 ] || { echo "FAIL: $1's own reason" >&2; seq 1 40; }; exit $4; }
+  sleep 0.1
+done
 echo "$2 never started beside $1"
 exit 3
 EOF
@@ -38,6 +43,9 @@ contains "$out" "1 passed, 1 failed, 0 skipped" || fail "the two paired tests we
 echo "$out" | grep -Eq '^PASS +pair +short ' || fail "the short test did not pass beside the long one"
 echo "$out" | grep -Eq '^FAIL +pair +long .*\(exit 1\)' || fail "the long test's failure was not counted as its own"
 case $out in *"ran no test"*) fail "a suite of paired tests counted as running none";; esac
+# why it failed, beside its name, though its log's tail no longer holds it
+echo "$out" | grep -Fxq "      why: FAIL: long's own reason" && echo "$out" | grep -Fxq "failed: pair/long -- FAIL: long's own reason" ||
+  fail "the long test's reason is not shown beside its name and in the list of failures"
 [ "$(cat "$t/marks/short.cpus")" != "$(cat "$t/marks/long.cpus")" ] ||
   fail "both tests ran on CPUs $(cat "$t/marks/long.cpus")"
 # the longest first: it takes the first lane, CPU 0 on
