@@ -1,21 +1,20 @@
-# quickstart.sh: the shipped quickstart.ini for real, its sizes made
-# smaller (host arm and three 2-guest arms: guest, tuned, tuned_memory;
-# row-zlib compression): every arm yields TPS, the compression took effect
-# in all seven servers, the writeback guests' data disks sit in the host
-# page cache after the measure phase and the cache=none guests' do not, the
-# guests started measuring within a second of each other, every sample line
-# parses, every target's chain recorded its block I/O, every arm's time
-# budget is counted right and its verdict said (gap.h), the report shows
-# the four arms and what tuned_memory won
-# or lost against the untuned guest, the miss-cost probe fits each arm's
-# pool and prices the prediction, the read probe prices the tuned arms'
-# path, meta.json says how each target's tables
-# came (all seven copied the copy loaded on this machine), pin = auto placed the guests as the machine's CPU count allows
-# (vCPUs alone on 2-3 CPUs) and read it back, and nothing is left. And the
-# mission's answer itself: the host arm's TPS above every guest arm's per
-# guest, tuned_memory (its data in its pool) 10 % above tuned (the same I/O
-# path, a small pool), and the report's TPS and ratios recomputed from the
-# samples.
+# quickstart.sh: the shipped quickstart.ini for real, its sizes made smaller
+# (host arm and three 2-guest arms: guest, tuned, tuned_memory; row-zlib
+# compression): every arm yields TPS, the compression took effect in all
+# seven servers, the writeback guests' data disks sit in the host page cache
+# after the measure phase and the cache=none guests' do not, the guests
+# started measuring within a second of each other, every sample line parses,
+# every target's chain recorded its block I/O, every arm's time budget is
+# counted right and its verdict said (gap.h), the report shows the four arms
+# and what tuned_memory won or lost against the untuned guest, the miss-cost
+# probe fits each arm's pool and prices the prediction, the read probe
+# prices the tuned arms' path, meta.json says how each target's tables came
+# (all seven copied the copy loaded on this machine), pin = auto placed the
+# guests as the machine's CPU count allows (vCPUs alone on 2-3 CPUs) and
+# read it back, and nothing is left. And the mission's answer itself: the
+# host arm's TPS above every guest arm's per guest, tuned_memory (its data
+# in its pool) 10 % above tuned (the same I/O path, a small pool), and the
+# report's TPS and ratios recomputed from the samples.
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -237,8 +236,8 @@ contains "$out" "guest/host" || fail "report lacks the Guest/Host ratio"
 
 # issue 20: the chain's block I/O is measured in every server (a connection
 # thread older than delay accounting's switch is left out, never recorded as
-# 0), every arm's budget is counted right, and tuned_memory's difference from the
-# untuned guest is split into parts.
+# 0), every arm's budget is counted right, and tuned_memory's difference
+# from the untuned guest is split into parts.
 # Delay accounting counts 1/100 s ticks: where the connection thread's only
 # block I/O is the commit's redo-log write (guest: reads hit the guest page
 # cache; tuned_memory: reads hit the pool) 20 s can stay below one tick (CI
@@ -282,9 +281,9 @@ inner=$(jq -rs '[.[] | select(.metric == "qemu_vcpu_inner_s" or .metric == "qemu
 # -10.4 % (make demo), and CI's run of 661f3d3 failed on an arm that did
 # not close (which one its page did not show). So each arm's unattributed
 # share must lie within +-20 % -- a counter 30 % wrong leaves more (the
-# statement time x 0.7: -32 % in quickstart-counts' host arm; the fixtures' perturbations,
-# tests/report/layers.sh and unit/test_budget.c, show the verdict failing)
-# -- and the report's sentence must say what the JSON's verdict is.
+# statement time x 0.7: -32 % in quickstart-counts' host arm; the verdict
+# itself fails on perturbed recorded runs in unit/test_budget.c) -- and
+# the report's sentence must say what the JSON's verdict is.
 json=$("$VBED" report --no-html --format=json "$r") || fail "vbed report --format=json failed"
 for arm in $arms; do
   layers=$(echo "$json" | jq -c --arg a "$arm" '.variants[0].arms[] | select(.name == $a) | .layers |
