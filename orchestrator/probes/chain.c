@@ -70,6 +70,16 @@ int chain_parse_reading(const char *text, struct chain_reading *out)
         ok = ok && procfs_parse_task_stat(stat + 2, &th.start, &th.blkio_ticks) == 0;
         if (!ok)
             continue;
+        th.state = strrchr(stat, ')')[2]; /* the parser above found one, then a state */
+        /* and the moment it was read, if told */
+        th.uptime = NAN;
+        save = p;
+        if (textfile_next_line(&p, line, sizeof(line)) == 0 && line[0] == 'T' && line[1] == ' ') {
+            if (procfs_parse_uptime(line + 2, &th.uptime) < 0 || th.uptime < out->uptime_first)
+                return -1;
+        } else {
+            p = save;
+        }
         for (size_t i = 0; i < out->n; i++)
             if (out->th[i].tid == tid && out->th[i].kind == th.kind)
                 return -1; /* one thread twice */
@@ -79,6 +89,9 @@ int chain_parse_reading(const char *text, struct chain_reading *out)
     }
     if (uptimes != 2 || out->uptime_last < out->uptime_first)
         return -1;
+    for (size_t i = 0; i < out->n; i++)
+        if (out->th[i].uptime > out->uptime_last)
+            return -1;
     return 0;
 }
 
@@ -250,24 +263,42 @@ static int before(struct probe_target *pt, void **state)
 /* The shell program of one reading (see chain.h). */
 static char *reading_script(const struct state *st, bool first)
 {
-    size_t cap = 512 + 16 * (st->n_client + st->n_server);
+    size_t cap = 1024 + 16 * (st->n_client + st->n_server);
     char *s = xcalloc(cap, 1);
     size_t used = 0;
 #define PUT(...) used += (size_t)snprintf(s + used, cap - used, __VA_ARGS__)
-    PUT("r() { s=; t=; read -r s < /proc/$2/schedstat && read -r t < /proc/$2/stat && "
-        "echo \"$1 $2 $s\" && echo \"S $t\"; }; u() { read a b < /proc/uptime; echo \"U $a\"; }; u; ");
+    /* the server's threads are read each when it is asleep (stat's state
+     * S) and did not run between its two schedstat reads: then no wait of
+     * it is under way, and its counters are exact at that moment. Read at
+     * any other moment, a wait under way (in the run queue, in block I/O)
+     * is counted whole when it ends -- in the interval if it began before
+     * it, not at all if it ends after. One wait under way of the host arm's
+     * (an fsync stalled for most of a second) is the likeliest reason its
+     * states came out 7.5 % over their interval in a CI run. At most
+     * CHAIN_SETTLE_TRIES tries, then read as it is (its state says so). In
+     * a guest they are read as they are, as sysbench's always are (only
+     * their CPU counts): its reading shares the guest's vCPUs with the
+     * chain -- under TCG a try costs milliseconds of the only vCPU, during
+     * which the thread waited for cannot run, and trying took 1-3 s of it
+     * in every reading. Each thread's own moment follows it (T). */
+    int tries = st->t->own_kernel ? 1 : CHAIN_SETTLE_TRIES;
+    PUT("r() { n=0; while :; do s=; t=; v=; read -r s < /proc/$2/schedstat && read -r t < /proc/$2/stat && "
+        "read -r v < /proc/$2/schedstat || return 0; x=${t##*\") \"}; [ \"${x%%%% *}\" = S ] && "
+        "[ \"$s\" = \"$v\" ] && break; n=$((n+1)); [ $n -lt $3 ] || break; done; "
+        "echo \"$1 $2 $s\"; echo \"S $t\"; read a b < /proc/uptime; echo \"T $a\"; }; "
+        "u() { read a b < /proc/uptime; echo \"U $a\"; }; u; ");
     if (first) {
-        PUT("for d in /proc/%lld/task/[0-9]*; do r C ${d##*/}; done; ", st->pid);
+        PUT("for d in /proc/%lld/task/[0-9]*; do r C ${d##*/} 1; done; ", st->pid);
     } else {
         PUT("for t in");
         for (size_t i = 0; i < st->n_client; i++)
             PUT(" %d", st->client[i]);
-        PUT("; do r C $t; done; ");
+        PUT("; do r C $t 1; done; ");
     }
     PUT("for t in");
     for (size_t i = 0; i < st->n_server; i++)
         PUT(" %d", st->server[i]);
-    PUT("; do r D $t; done; u");
+    PUT("; do r D $t %d; done; u", tries);
 #undef PUT
     return s;
 }
@@ -385,6 +416,13 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
         return;
     }
     const struct chain_reading *a = &st->r[0], *b = &st->r[1];
+    for (size_t i = 0; i < st->n_server && !st->t->own_kernel; i++) { /* (a guest's: read as they are) */
+        const struct chain_thread *x = find(a, 'D', st->server[i]), *y = find(b, 'D', st->server[i]);
+        if (x->state != 'S' || y->state != 'S')
+            log_warn("%s: the server's connection thread %d was never found asleep in %d tries at %s "
+                     "reading: a wait under way then is counted whole or not at all",
+                     pt->t->name, st->server[i], CHAIN_SETTLE_TRIES, x->state != 'S' ? "the first" : "the second");
+    }
     bool blkio = st->delayacct_on;
     const struct chain_thread *old = blkio ? chain_older_than(a, st->delayacct_since) : NULL;
     if (old) {
@@ -394,7 +432,15 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
                  st->delayacct_since - (double)old->start / CHAIN_USER_HZ);
         blkio = false;
     }
+    /* the server's threads' own moments, where each reading says them:
+     * their states partition exactly that interval (a reading of many
+     * threads, each waited for until it sleeps, can span a second) */
     double interval = (b->uptime_first + b->uptime_last) / 2 - (a->uptime_first + a->uptime_last) / 2;
+    double own = 0;
+    for (size_t i = 0; i < st->n_server && isfinite(own); i++)
+        own += find(b, 'D', st->server[i])->uptime - find(a, 'D', st->server[i])->uptime;
+    if (isfinite(own) && st->n_server > 0)
+        interval = own / (double)st->n_server;
     if (!(interval > 0))
         return;
     double spread = fmax(a->uptime_last - a->uptime_first, b->uptime_last - b->uptime_first);

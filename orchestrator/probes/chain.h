@@ -24,12 +24,14 @@
  * lists for database sbtest (its TID column is the OS thread id). Each
  * reading is one program on the target (target_capture: a shell that
  * prints /proc/uptime, then each thread's schedstat and stat, then
- * /proc/uptime again), so all threads are read within milliseconds of each
- * other. A thread must be the same at both instants (its start time), or
+ * /proc/uptime again; the host arm's connection threads each at a moment
+ * it is asleep with no wait under way, CHAIN_SETTLE_TRIES), so all are
+ * read within a fraction of a second, each with its own moment. A thread must be the same at both instants (its start time), or
  * the chain is not recorded.
  *
  * Samples, layer workload, sums over the chain's threads of what changed
- * between the instants: chain_interval_s (the target's clock),
+ * between the instants: chain_interval_s (the target's clock; between the
+ * moments the server's threads were read, their mean),
  * chain_client_threads, chain_server_threads, chain_client_cpu_s,
  * chain_client_runq_s, chain_server_cpu_s, chain_server_runq_s, and with
  * delay accounting on, chain_client_blkio_s and chain_server_blkio_s
@@ -48,6 +50,11 @@
 
 #define CHAIN_USER_HZ 100     /* USER_HZ of Linux: delayacct_blkio_ticks' unit */
 #define CHAIN_THREADS_MAX 2100 /* threads one reading holds: sysbench's + connections */
+/* The host arm's connection threads are read asleep, between two schedstat
+ * reads that agree, so that no wait of theirs is under way (counted whole
+ * when it ends); after this many tries as they are. A guest's are read as
+ * they are (trying would take its vCPU from the chain). */
+#define CHAIN_SETTLE_TRIES 300
 
 struct chain_thread {
     char kind;              /* 'C' a thread of sysbench, 'D' a connection thread of mariadbd */
@@ -55,6 +62,8 @@ struct chain_thread {
     long long start;        /* its start time (stat field 22): the same thread at both instants */
     double oncpu_s, runq_s; /* schedstat */
     long long blkio_ticks;  /* stat field 42 */
+    char state;             /* stat field 3: 'S' when read settled (see CHAIN_SETTLE_TRIES) */
+    double uptime;          /* the target's uptime when it was read; NAN if not told */
 };
 
 struct chain_reading {
@@ -66,7 +75,8 @@ struct chain_reading {
 /* The output of one reading (see above):
  *   U <uptime>                    first and last line
  *   C|D <tid> <schedstat line>    a thread, followed by
- *   S <its stat line>
+ *   S <its stat line>             and, optionally,
+ *   T <uptime>                    the moment it was read (within the U lines)
  * A thread whose two lines do not parse is left out (it ended between
  * them); the rest must be well formed. 0, or -1 if malformed. */
 int chain_parse_reading(const char *text, struct chain_reading *out);

@@ -12,6 +12,8 @@
 #include "probes/perfschema.h"
 #include "probes/tasks.h"
 
+#include <math.h>
+
 FUZZ_INITIALIZE_QUIET
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (r.n > CHAIN_THREADS_MAX || !(r.uptime_last >= r.uptime_first))
                 abort();
             for (size_t i = 0; i < r.n; i++)
-                if (r.th[i].tid <= 0 || r.th[i].oncpu_s < 0 || r.th[i].runq_s < 0 || r.th[i].blkio_ticks < 0)
+                if (r.th[i].tid <= 0 || r.th[i].oncpu_s < 0 || r.th[i].runq_s < 0 || r.th[i].blkio_ticks < 0 ||
+                    !r.th[i].state || (!isnan(r.th[i].uptime) && !(r.th[i].uptime >= r.uptime_first &&
+                                                                  r.th[i].uptime <= r.uptime_last)))
                     abort();
         }
         break;

@@ -65,6 +65,20 @@ static void one_reading(void **state)
     assert_true(r.th[0].kind == 'C' && r.th[0].tid == 32264 && r.th[0].blkio_ticks == 263);
     assert_true(r.th[1].kind == 'D' && r.th[1].tid == 29858 && r.th[1].start == 750425);
     assert_true(fabs(r.uptime_first - 7303.75) < 1e-9 && fabs(r.uptime_last - 7303.76) < 1e-9);
+    /* the state it was read in, and no moment of its own told */
+    assert_true(r.th[0].state == 'S' && isnan(r.th[0].uptime) && isnan(r.th[1].uptime));
+    /* each thread's own moment, within the reading's */
+    snprintf(text, sizeof(text), "U 7303.75\nD 29858 639547383 1018621418 12424\nS %sT 7303.80\nU 7303.90\n",
+             task_stat);
+    assert_int_equal(chain_parse_reading(text, &r), 0);
+    assert_true(r.n == 1 && fabs(r.th[0].uptime - 7303.80) < 1e-9);
+    /* a moment before the reading began, after it ended, or not a number */
+    snprintf(text, sizeof(text), "U 7303.75\nD 29858 1 2 3\nS %sT 7303.70\nU 7303.90\n", task_stat);
+    assert_int_equal(chain_parse_reading(text, &r), -1);
+    snprintf(text, sizeof(text), "U 7303.75\nD 29858 1 2 3\nS %sT 7304\nU 7303.90\n", task_stat);
+    assert_int_equal(chain_parse_reading(text, &r), -1);
+    snprintf(text, sizeof(text), "U 7303.75\nD 29858 1 2 3\nS %sT x\nU 7303.90\n", task_stat);
+    assert_int_equal(chain_parse_reading(text, &r), -1);
     /* malformed: no closing uptime, a thread twice, an unknown line, a tid of 0 */
     assert_int_equal(chain_parse_reading("U 1\nC 5 1 2 3\n", &r), -1);
     snprintf(text, sizeof(text), "U 1\nC 5 1 2 3\nS %sC 5 1 2 3\nS %sU 2\n", task_stat, task_stat);
