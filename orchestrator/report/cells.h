@@ -33,8 +33,9 @@ static inline void acc_add(struct mean_acc *a, double v)
 static inline double acc_mean(const struct mean_acc *a) { return a->n ? a->sum / a->n : NAN; }
 
 /* A target whose TPS was not steady over its measure phase: its label
- * says so (vbed run judges the drift against its own CI, verdicts.h);
- * without a label, a drift beyond VERDICT_DRIFT_LIMIT. */
+ * says so (the drift judged against its own CI, results/steadyrule.h --
+ * by the reader again from the two figures); without a label, a drift
+ * beyond VERDICT_DRIFT_LIMIT. */
 static inline bool drift_beyond(const struct results_sample *s)
 {
     if (*s->steady)

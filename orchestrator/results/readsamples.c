@@ -8,6 +8,7 @@
 #include "results/readcheck.h"
 #include "results/readmodel.h"
 #include "results/resultsread.h"
+#include "results/steadyrule.h"
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/safefile.h"
@@ -176,6 +177,61 @@ static const char *parse_sample(const char *text, size_t len, struct results_sam
     return bad;
 }
 
+/* drift CI samples ordered by the target they belong to */
+static int by_target(const void *a, const void *b)
+{
+    const struct results_sample *x = *(const struct results_sample *const *)a,
+                                *y = *(const struct results_sample *const *)b;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    if (x->repeat != y->repeat)
+        return x->repeat < y->repeat ? -1 : 1;
+    if (x->guest != y->guest)
+        return x->guest < y->guest ? -1 : 1;
+    return strcmp(x->arm, y->arm);
+}
+
+/* A measure phase's steady label is re-derived from the drift and its 95 %
+ * CI written next to it (steadyrule.h), not taken on trust: a label that
+ * disagrees with its figures -- edited, or written by a vbed before "not
+ * shown steady" existed -- gives way, and the reader is told once. A drift
+ * without its CI (results of a vbed before it) keeps its label. */
+static void rederive_steady(struct results_data *rd, const char *path)
+{
+    size_t m = 0, changed = 0, first_line = 0;
+    const struct results_sample **ci = xcalloc(rd->n_samples + 1, sizeof(*ci));
+    for (size_t i = 0; i < rd->n_samples; i++)
+        if (!strcmp(rd->samples[i].metric, "steady_state_drift_ci") && rd->samples[i].value >= 0)
+            ci[m++] = &rd->samples[i];
+    qsort(ci, m, sizeof(*ci), by_target);
+    char was[16] = "", now[16] = "";
+    double drift = NAN, half = NAN;
+    for (size_t i = 0; i < rd->n_samples && m > 0; i++) {
+        struct results_sample *s = &rd->samples[i];
+        if (strcmp(s->metric, "steady_state_drift") || !isfinite(s->value))
+            continue;
+        const struct results_sample *key = s, *const *c = bsearch(&key, ci, m, sizeof(*ci), by_target);
+        if (!c)
+            continue;
+        const char *label = steady_label(s->value, (*c)->value);
+        if (!strcmp(label, s->steady))
+            continue;
+        if (changed++ == 0) {
+            first_line = s->line;
+            snprintf(was, sizeof(was), "%s", *s->steady ? s->steady : "(none)");
+            snprintf(now, sizeof(now), "%s", label);
+            drift = s->value, half = (*c)->value;
+        }
+        free(s->steady);
+        s->steady = xstrdup(label);
+    }
+    free(ci);
+    if (changed)
+        log_plain("%s:%zu: labels.steady '%s' is not what its drift (%+.3f) and the drift's 95 %% CI "
+                  "(+-%.3f) say, '%s'; the figures' verdict is taken here and in %zu more line(s).",
+                  path, first_line, was, drift, half, now, changed - 1);
+}
+
 int results_load_samples(struct results_data *rd)
 {
     char path[PATH_MAX];
@@ -236,5 +292,7 @@ int results_load_samples(struct results_data *rd)
         rd->samples[rd->n_samples++] = s;
     }
     free(text);
+    if (rc == 0)
+        rederive_steady(rd, path);
     return rc;
 }

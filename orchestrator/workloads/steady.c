@@ -1,6 +1,7 @@
 /* steady.c: the steady-state rule of warmup = auto (see steady.h). */
 #include "workloads/steady.h"
 
+#include "results/steadyrule.h"
 #include "workloads/window.h"
 #include "util/xalloc.h"
 
@@ -73,7 +74,7 @@ enum steady_next steady_round(struct steady_tracker *s, const struct sysbench_in
         /* shown steady by the measure phase's own rule (window.h); a
          * slice without intervals, or with no throughput, never is */
         t->steady_now = count[i] >= 3 && mean > 0 && t->prev_mean > 0 &&
-                        window_shown_steady(t->drift, t->half);
+                        steady_shown(t->drift, t->half);
         if (t->steady_now && t->steady_at < 0)
             t->steady_at = s->elapsed_s;
         t->prev_mean = mean;

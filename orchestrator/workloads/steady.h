@@ -7,7 +7,7 @@
  * first's): the least-squares drift of their interval TPS (window_drift_se)
  * and its 95 % CI half-width (t(0.975, n-2) x its standard error) lie within
  * +-VERDICT_STEADY_EQUIV together -- the equivalence test the measure phase
- * is judged by (window_steady_label), with the CI from the intervals
+ * is judged by (results/steadyrule.h), with the CI from the intervals
  * themselves (20 s holds too few batches for batch means, which are
  * wider: this one is the less cautious of the two). Noise that hides a
  * trend of 5 % is no evidence of steadiness: under TCG, at a few

@@ -26,6 +26,7 @@
  * The command lines and the parser are sysbench.c's. */
 #include "workloads/workload.h"
 
+#include "results/steadyrule.h"
 #include "results/verdicts.h"
 #include "scenario/workingset.h"
 #include "targets/bufferpool.h"
@@ -515,7 +516,7 @@ static void report_samples(struct wl_job *j, const struct sysbench_report *r)
     size_t per = window_batch_len((double)j->cfg->report_interval);
     double half;
     double drift = window_drift_ci(r->intervals, r->n_intervals, per, &half);
-    const char *verdict = window_steady_label(drift, half);
+    const char *verdict = steady_label(drift, half);
     bool steady = strcmp(verdict, "no") != 0;
     json_object *label = json_object_new_object();
     json_object_object_add(label, "steady", json_object_new_string(verdict));

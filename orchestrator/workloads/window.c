@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include "util/xalloc.h"
-#include "results/verdicts.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
@@ -177,24 +176,4 @@ double window_duration_for(const struct sysbench_interval *const iv[], const siz
         k++;
     double s = k * WINDOW_BATCH_S;
     return s < lo ? lo : s > hi ? hi : s;
-}
-
-/* the drift not shown beyond its CI (nor beyond the floor) */
-static bool not_drifting(double drift, double half)
-{
-    return isnan(half) ? fabs(drift) <= VERDICT_DRIFT_LIMIT /* too short for batches */
-                       : fabs(drift) <= VERDICT_DRIFT_FLOOR || fabs(drift) <= half;
-}
-
-bool window_shown_steady(double drift, double half)
-{
-    return not_drifting(drift, half) && isfinite(half) &&
-           fabs(drift) + half <= VERDICT_STEADY_EQUIV;
-}
-
-const char *window_steady_label(double drift, double half)
-{
-    if (!not_drifting(drift, half))
-        return "no";
-    return window_shown_steady(drift, half) ? "yes" : "unshown";
 }

@@ -61,12 +61,4 @@ double window_drift_ci(const struct sysbench_interval *iv, size_t n, size_t per,
 double window_duration_for(const struct sysbench_interval *const iv[], const size_t n[], size_t targets,
                            size_t per, double target, double lo, double hi);
 
-/* A measure phase's steady-state label from its drift and the drift's 95 %
- * half-width (window_drift_ci; NAN: too short for batches): "no" where it
- * drifted beyond its CI and VERDICT_DRIFT_FLOOR, "yes" only where the CI
- * lies within +-VERDICT_STEADY_EQUIV, else "unshown" (results/verdicts.h). */
-const char *window_steady_label(double drift, double half);
-/* The label's "yes": shown steady (warmup = auto stops on it, steady.h). */
-bool window_shown_steady(double drift, double half);
-
 #endif

@@ -3,6 +3,7 @@
  * the common measure window of guests measured together. */
 #include "testutil.h"
 #include "scenario/keys.h"
+#include "results/steadyrule.h"
 #include "workloads/window.h"
 #include "workloads/sysbench.h"
 
@@ -225,15 +226,15 @@ static void batch_means(void **state)
     }
     d = window_drift_ci(iv, 60, 5, &dhalf);
     assert_true(d > 0.5 && d > 5 * dhalf); /* 0.683 against +-0.079 */
-    assert_string_equal(window_steady_label(d, dhalf), "no");
+    assert_string_equal(steady_label(d, dhalf), "no");
     /* steady only where shown: a drift of 1 % with a CI of +-3 % is steady;
      * +11.6 % with a CI of +-50 % rejects nothing and shows nothing: not
      * shown -- it was "steady" before; +-4.5 % around 1 % reaches 5.5 % */
-    assert_string_equal(window_steady_label(0.01, 0.03), "yes");
-    assert_string_equal(window_steady_label(0.116, 0.50), "unshown");
-    assert_string_equal(window_steady_label(0.01, 0.045), "unshown");
-    assert_string_equal(window_steady_label(0.03, NAN), "unshown"); /* too short: no CI */
-    assert_string_equal(window_steady_label(0.2, NAN), "no");
+    assert_string_equal(steady_label(0.01, 0.03), "yes");
+    assert_string_equal(steady_label(0.116, 0.50), "unshown");
+    assert_string_equal(steady_label(0.01, 0.045), "unshown");
+    assert_string_equal(steady_label(0.03, NAN), "unshown"); /* too short: no CI */
+    assert_string_equal(steady_label(0.2, NAN), "no");
     /* duration = auto: two targets like the first series; each batch sd
      * 0.2309, the arm's sum 10: the fewest k batches with t(k-1) x sqrt(2 x
      * 0.0533 / k) <= 0.05 x 10: k = 4 gives t(3) 3.182 x 0.1633 = 0.520, k =
