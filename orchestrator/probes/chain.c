@@ -421,7 +421,8 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
         if (x->state != 'S' || y->state != 'S')
             log_warn("%s: the server's connection thread %d was never found asleep in %d tries at %s "
                      "reading: a wait under way then is counted whole or not at all",
-                     pt->t->name, st->server[i], CHAIN_SETTLE_TRIES, x->state != 'S' ? "the first" : "the second");
+                     pt->t->name, st->server[i], CHAIN_SETTLE_TRIES,
+                     x->state != 'S' ? "the first" : "the second");
     }
     bool blkio = st->delayacct_on;
     const struct chain_thread *old = blkio ? chain_older_than(a, st->delayacct_since) : NULL;
@@ -435,12 +436,12 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
     /* the server's threads' own moments, where each reading says them:
      * their states partition exactly that interval (a reading of many
      * threads, each waited for until it sleeps, can span a second) */
-    double interval = (b->uptime_first + b->uptime_last) / 2 - (a->uptime_first + a->uptime_last) / 2;
     double own = 0;
     for (size_t i = 0; i < st->n_server && isfinite(own); i++)
         own += find(b, 'D', st->server[i])->uptime - find(a, 'D', st->server[i])->uptime;
-    if (isfinite(own) && st->n_server > 0)
-        interval = own / (double)st->n_server;
+    double interval = isfinite(own) && st->n_server > 0
+                          ? own / (double)st->n_server
+                          : (b->uptime_first + b->uptime_last) / 2 - (a->uptime_first + a->uptime_last) / 2;
     if (!(interval > 0))
         return;
     double spread = fmax(a->uptime_last - a->uptime_first, b->uptime_last - b->uptime_first);

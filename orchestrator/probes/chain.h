@@ -26,8 +26,9 @@
  * prints /proc/uptime, then each thread's schedstat and stat, then
  * /proc/uptime again; the host arm's connection threads each at a moment
  * it is asleep with no wait under way, CHAIN_SETTLE_TRIES), so all are
- * read within a fraction of a second, each with its own moment. A thread must be the same at both instants (its start time), or
- * the chain is not recorded.
+ * read within a fraction of a second, each with its own moment. A thread
+ * must be the same at both instants (its start time), or the chain is not
+ * recorded.
  *
  * Samples, layer workload, sums over the chain's threads of what changed
  * between the instants: chain_interval_s (the target's clock; between the

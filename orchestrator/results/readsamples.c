@@ -204,7 +204,8 @@ static void rederive_steady(struct results_data *rd, const char *path)
         if (!strcmp(rd->samples[i].metric, "steady_state_drift_ci") && rd->samples[i].value >= 0)
             ci[m++] = &rd->samples[i];
     qsort(ci, m, sizeof(*ci), by_target);
-    char was[16] = "", now[16] = "";
+    char was[16] = "";
+    const char *now = NULL;
     double drift = NAN, half = NAN;
     for (size_t i = 0; i < rd->n_samples && m > 0; i++) {
         struct results_sample *s = &rd->samples[i];
@@ -219,7 +220,7 @@ static void rederive_steady(struct results_data *rd, const char *path)
         if (changed++ == 0) {
             first_line = s->line;
             snprintf(was, sizeof(was), "%s", *s->steady ? s->steady : "(none)");
-            snprintf(now, sizeof(now), "%s", label);
+            now = label; /* steady_label's own string */
             drift = s->value, half = (*c)->value;
         }
         free(s->steady);

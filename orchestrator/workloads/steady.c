@@ -71,7 +71,7 @@ enum steady_next steady_round(struct steady_tracker *s, const struct sysbench_in
         double mean = steady_mean(slice[i], count[i]);
         t->delta = t->prev_mean > 0 ? fabs(mean - t->prev_mean) / t->prev_mean : NAN;
         t->drift = two_slice_drift(t, slice[i], count[i], s->slice_s, &t->half);
-        /* shown steady by the measure phase's own rule (window.h); a
+        /* shown steady by the measure phase's own rule (steadyrule.h); a
          * slice without intervals, or with no throughput, never is */
         t->steady_now = count[i] >= 3 && mean > 0 && t->prev_mean > 0 &&
                         steady_shown(t->drift, t->half);
