@@ -15,7 +15,7 @@ void cmd_clean_usage(FILE *out)
 {
     fprintf(out,
             "usage: vbed [-c URI] clean [--pool NAME] [--pool-dir DIR] [--images] [--foreign]\n"
-            "                          [--dry-run]\n\n"
+            "                          [--session ID] [--dry-run]\n\n"
             "Removes what an earlier vbed of this machine that crashed or was killed left\n"
             "behind: domains and volumes named vbed-<session>-..., KVM probes, and host\n"
             "arms (their mariadbd, datadir and cgroup, next to the pool's directory), of\n"
@@ -38,6 +38,9 @@ const struct cli_option cmd_clean_options[] = {
     {"foreign", 'f', NULL, CLI_VALUE_NONE, NULL,
      "also remove leftovers no session of this machine recorded (another machine's, or from an "
      "older vbed); never a running domain, nor the volumes of a session with a running domain"},
+    {"session", 's', "ID", CLI_VALUE_TEXT, NULL,
+     "only what the dead session ID (vbed run --id) left; every other session's things, and "
+     "KVM probes, are left alone (not with --images)"},
     {"dry-run", 'n', NULL, CLI_VALUE_NONE, NULL, "list only"},
     {NULL, 0, NULL, CLI_VALUE_NONE, NULL, NULL},
 };
@@ -67,6 +70,9 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
         case 'n':
             o.dry_run = true;
             break;
+        case 's':
+            o.session = optarg;
+            break;
         default:
             fprintf(stderr, "Try 'vbed clean --help'.\n");
             return EXIT_USAGE;
@@ -74,6 +80,16 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (optind != argc) {
         log_error("clean takes no arguments (try 'vbed clean --help').");
+        return EXIT_USAGE;
+    }
+    if (o.session && !session_id_ok(o.session)) {
+        log_error("--session '%s': use 1 to 12 lower-case letters or digits (vbed run --id).",
+                  o.session);
+        return EXIT_USAGE;
+    }
+    /* base images serve every session: they are not one session's to remove */
+    if (o.session && o.images) {
+        log_error("--session and --images do not go together: base images serve every session.");
         return EXIT_USAGE;
     }
     /* host arms first: they need no libvirt. On an ssh host through its
@@ -95,12 +111,19 @@ int cmd_clean(struct cli_ctx *ctx, int argc, char **argv)
     leftovers_clean_libvirt(hv, &o, &c);
     hv_close(hv);
     /* a dead session's record goes once its leftovers are gone */
-    if (!o.dry_run && c.failed == 0)
-        session_forget_dead();
+    if (!o.dry_run && c.failed == 0) {
+        if (o.session)
+            session_forget_if_dead(o.session);
+        else
+            session_forget_dead();
+    }
     printf("clean: %s %d, %d failed", o.dry_run ? "would remove" : "removed", c.removed, c.failed);
     if (c.kept)
         printf("; left %d thing%s of running (or unknown) vbed sessions alone", c.kept,
                c.kept == 1 ? "" : "s");
+    if (c.others)
+        printf("; left %d thing%s of other sessions (or probes) alone (--session %s)", c.others,
+               c.others == 1 ? "" : "s", o.session);
     if (c.foreign)
         printf("; left %d thing%s of other machines or unrecorded sessions alone%s", c.foreign,
                c.foreign == 1 ? "" : "s", o.foreign ? " (running)" : " (--foreign removes them)");

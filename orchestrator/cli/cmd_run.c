@@ -15,6 +15,7 @@
 #include "util/paths.h"
 #include "scenario/plan.h"
 #include "experiment/runner.h"
+#include "results/session.h"
 #include "scenario/scenario.h"
 #include "scenario/workingset.h"
 
@@ -99,13 +100,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         log_error("--xml-dir goes with --dry-run.");
         return -1;
     }
-    if (o->session) {
-        for (const char *p = o->session; *p; p++) {
-            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || p - o->session > 11) {
-                log_error("--id '%s': use 1 to 12 lower-case letters or digits.", o->session);
-                return -1;
-            }
-        }
+    if (o->session && !session_id_ok(o->session)) {
+        log_error("--id '%s': use 1 to 12 lower-case letters or digits.", o->session);
+        return -1;
     }
     return 0;
 }

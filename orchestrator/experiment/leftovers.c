@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum fate { F_REMOVE, F_LIVE, F_FOREIGN };
+enum fate { F_REMOVE, F_LIVE, F_FOREIGN, F_OTHER };
 
 struct clean {
     struct hv *hv;
@@ -61,9 +61,19 @@ static enum fate foreign_fate(const struct clean *c, const char *prefix)
     return c->o->foreign && !active_with_prefix(c, prefix) ? F_REMOVE : F_FOREIGN;
 }
 
+/* With --session, anything not of that session (a probe, another session,
+ * a name of no session) is another's. */
+static bool not_the_session(const struct clean *c, const char *name)
+{
+    char id[SESSION_ID_MAX];
+    return c->o->session && (session_of_name(name, id) < 0 || strcmp(id, c->o->session) != 0);
+}
+
 static enum fate domain_fate(struct clean *c, const char *name)
 {
     char id[SESSION_ID_MAX], prefix[SESSION_ID_MAX + 8], machine[300];
+    if (not_the_session(c, name))
+        return F_OTHER;
     if (strncmp(name, SESSION_PROBE_PREFIX, strlen(SESSION_PROBE_PREFIX)) == 0) {
         enum fate f = probe_fate(name);
         return f == F_FOREIGN ? foreign_fate(c, name) : f;
@@ -87,6 +97,8 @@ static enum fate domain_fate(struct clean *c, const char *name)
 static enum fate volume_fate(struct clean *c, const char *name)
 {
     char id[SESSION_ID_MAX], prefix[SESSION_ID_MAX + 8];
+    if (not_the_session(c, name))
+        return F_OTHER;
     if (strncmp(name, SESSION_PROBE_PREFIX, strlen(SESSION_PROBE_PREFIX)) == 0) {
         enum fate f = probe_fate(name);
         if (f != F_FOREIGN)
@@ -120,6 +132,8 @@ static bool judge(struct clean *c, enum fate f)
         c->out->kept++;
     else if (f == F_FOREIGN)
         c->out->foreign++;
+    else if (f == F_OTHER)
+        c->out->others++;
     return f == F_REMOVE;
 }
 
@@ -266,8 +280,12 @@ void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, stru
  * -- or, with --foreign, one this machine never recorded (another
  * machine's, or from before records). Otherwise counted as kept (alive or
  * unknown) or foreign. */
-static bool arm_may_go(const char *id, bool foreign, struct leftovers *out)
+static bool arm_may_go(const char *id, const struct leftovers_opts *o, struct leftovers *out)
 {
+    if (o->session && strcmp(id, o->session) != 0) {
+        out->others++;
+        return false;
+    }
     enum session_state st = session_state(id);
     if (st == SESSION_DEAD)
         return true;
@@ -276,7 +294,7 @@ static bool arm_may_go(const char *id, bool foreign, struct leftovers *out)
         return false;
     }
     /* SESSION_FOREIGN, SESSION_NONE: not this machine's to judge */
-    if (foreign)
+    if (o->foreign)
         return true;
     out->foreign++;
     return false;
@@ -308,7 +326,7 @@ void leftovers_clean_host(const char *pool_dir, const struct leftovers_opts *o, 
     struct dirent *de;
     while ((de = readdir(d))) {
         char id[SESSION_ID_MAX], dir[PATH_MAX];
-        if (session_of_name(de->d_name, id) < 0 || !arm_may_go(id, o->foreign, out))
+        if (session_of_name(de->d_name, id) < 0 || !arm_may_go(id, o, out))
             continue;
         path_join(dir, sizeof(dir), base, de->d_name);
         if (o->dry_run) {
@@ -390,7 +408,7 @@ void leftovers_clean_remote_host(struct hostside *hs, const char *pool_dir,
         if (session_of_name(name, id) < 0)
             continue;
         /* the sessions are this machine's: it decides, the host acts */
-        if (!arm_may_go(id, o->foreign, out))
+        if (!arm_may_go(id, o, out))
             continue;
         path_join(dir, sizeof(dir), base, name);
         if (o->dry_run) {

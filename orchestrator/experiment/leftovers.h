@@ -29,6 +29,8 @@ struct leftovers_opts {
                       guests and kept tables (image_remove_derived) */
     bool foreign;  /* also leftovers no session of this machine recorded */
     bool dry_run;  /* list only */
+    const char *session; /* only this session's things (NULL: every session's);
+                            others, and probes, are left alone and counted */
 };
 
 struct leftovers {
@@ -37,6 +39,7 @@ struct leftovers {
     int kept;     /* a live (or unknown) session's things left alone */
     int foreign;  /* other machines' or unrecorded sessions' things left alone */
     int images_kept; /* base images left because something may still use them */
+    int others;   /* with o->session: other sessions' things and probes left alone */
 };
 
 /* Domains, then volumes of o->pool. Prints one line per thing removed. */

@@ -99,6 +99,12 @@ static int write_record(const char *id, bool ended)
     return 0;
 }
 
+bool session_id_ok(const char *id)
+{
+    size_t n = strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789");
+    return n >= 1 && n <= 12 && id[n] == '\0';
+}
+
 int session_begin(const char *requested, char id[SESSION_ID_MAX])
 {
     if (requested) {
@@ -219,6 +225,11 @@ static int forget_dead(const char *id, void *arg)
 int session_forget_dead(void)
 {
     return each_record(forget_dead, NULL);
+}
+
+int session_forget_if_dead(const char *id)
+{
+    return forget_dead(id, NULL);
 }
 
 int session_of_name(const char *name, char id[SESSION_ID_MAX])

@@ -38,7 +38,10 @@ const char *session_machine(void);
 /* Its first SESSION_MACHINE_TAG_LEN characters (names of probe domains). */
 const char *session_machine_tag(void);
 
-/* requested (validated by the caller) or a fresh random id; writes the
+/* A session id a user may give (vbed run --id, vbed clean --session): 1 to
+ * 12 lower-case letters or digits -- it sits between dashes in names. */
+bool session_id_ok(const char *id);
+/* requested (session_id_ok, checked by the caller) or a fresh random id; writes the
  * record. -1 reported. */
 int session_begin(const char *requested, char id[SESSION_ID_MAX]);
 /* The run is over: the record is marked ended (not removed: what the run
@@ -52,6 +55,8 @@ bool session_any_alive(void);
 /* Remove the records of this machine's dead sessions (vbed clean, after it
  * removed their leftovers). Returns how many. */
 int session_forget_dead(void);
+/* The same for one session id only: 1 if its record went. */
+int session_forget_if_dead(const char *id);
 /* The session id inside a name "vbed-<id>-..." into id; -1 if none. */
 int session_of_name(const char *name, char id[SESSION_ID_MAX]);
 /* "vbed-probe-<tag>-<pid>[-...]": 0 with tag (SESSION_MACHINE_TAG_LEN + 1

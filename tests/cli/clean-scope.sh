@@ -6,7 +6,8 @@
 # --images keeps base images while a session here lives, and so the image
 # cache's saved ready guests and prepared tables; once no session lives it
 # removes those (made again when needed), never the cached image itself.
-# Uses libvirt's test driver with a node file (domains, a pool, volumes),
+# --session ID removes one dead session's things alone and forgets only its
+# record. Uses libvirt's test driver with a node file (domains, a pool, volumes),
 # fake session records and a fake image cache.
 . "$VBED_SRC/tests/lib.sh"
 need_prog dash
@@ -47,6 +48,39 @@ dom() { # NAME [OWNER MACHINE]
   echo "<domain type='test'><name>$1</name>$meta<memory>131072</memory><os><type>hvm</type></os></domain>"
 }
 vol() { echo "<volume type='file'><name>$1</name><capacity>1048576</capacity></volume>"; }
+# --session ID (a test beside another, tests/run-tests.sh): only that dead
+# session's things go and only its record; another dead session's, a live
+# one's and a probe whose vbed is gone stay
+record deadtw 1 0 true
+node=$VBED_TEST_TMP/one.xml
+{
+  echo "<node>"
+  dom vbed-deadse-001-guest-1
+  dom vbed-deadtw-001-guest-1
+  dom vbed-livese-001-guest-1
+  dom "vbed-probe-$tag-$live" "$machine"
+  echo "<pool type='dir'><name>vbed</name><target><path>$VBED_TEST_TMP/pool</path></target>"
+  vol vbed-deadse-001-guest-1-root.qcow2
+  vol vbed-deadtw-001-guest-1-root.qcow2
+  echo "</pool></node>"
+} >"$node"
+expect_rc 0 "$VBED" -c "test://$node" clean --session deadtw --pool-dir "$VBED_TEST_TMP/pool"
+echo "$out"
+contains "$out" "removed domain vbed-deadtw-001-guest-1" || fail "--session: its domain not removed"
+contains "$out" "removed volume $VBED_TEST_TMP/pool/vbed-deadtw-001-guest-1-root.qcow2" ||
+  fail "--session: its volume not removed"
+case $out in *"removed "*vbed-deadse*|*"removed "*vbed-livese*|*"removed "*vbed-probe*) fail "--session removed another's";; esac
+contains "$out" "clean: removed 2, 0 failed; left 4 things of other sessions (or probes) alone (--session deadtw)" ||
+  fail "--session: count"
+[ ! -e "$VBED_SESSION_DIR/deadtw" ] && [ -e "$VBED_SESSION_DIR/deadse" ] ||
+  fail "--session: not its record alone forgotten: $(ls "$VBED_SESSION_DIR" | tr '\n' ' ')"
+for bad in "" Dead x-1 0123456789abc; do
+  expect_rc 2 "$VBED" -c "test://$node" clean --session "$bad" --pool-dir "$VBED_TEST_TMP/pool"
+  contains "$err" "1 to 12 lower-case letters or digits" || fail "--session '$bad': no clear error"
+done
+expect_rc 2 "$VBED" -c "test://$node" clean --session deadse --images --pool-dir "$VBED_TEST_TMP/pool"
+echo "--session: that session's things alone"
+
 node=$VBED_TEST_TMP/node.xml
 {
   echo "<node>"
