@@ -260,10 +260,10 @@ static int before(struct probe_target *pt, void **state)
     return 0;
 }
 
-/* The shell program of one reading (see chain.h). */
-static char *reading_script(const struct state *st, bool first)
+char *chain_reading_program(long long pid, const int *client, size_t n_client, const int *server,
+                            size_t n_server, int tries)
 {
-    size_t cap = 1024 + 16 * (st->n_client + st->n_server);
+    size_t cap = 1024 + 16 * (n_client + n_server);
     char *s = xcalloc(cap, 1);
     size_t used = 0;
 #define PUT(...) used += (size_t)snprintf(s + used, cap - used, __VA_ARGS__)
@@ -274,33 +274,40 @@ static char *reading_script(const struct state *st, bool first)
      * is counted whole when it ends -- in the interval if it began before
      * it, not at all if it ends after. One wait under way of the host arm's
      * (an fsync stalled for most of a second) is the likeliest reason its
-     * states came out 7.5 % over their interval in a CI run. At most
-     * CHAIN_SETTLE_TRIES tries, then read as it is (its state says so). In
-     * a guest they are read as they are, as sysbench's always are (only
-     * their CPU counts): its reading shares the guest's vCPUs with the
-     * chain -- under TCG a try costs milliseconds of the only vCPU, during
-     * which the thread waited for cannot run, and trying took 1-3 s of it
-     * in every reading. Each thread's own moment follows it (T). */
-    int tries = st->t->own_kernel ? 1 : CHAIN_SETTLE_TRIES;
+     * states came out 7.5 % over their interval in a CI run. At most tries
+     * tries, then read as it is (its state says so). Each thread's own
+     * moment follows it (T). */
     PUT("r() { n=0; while :; do s=; t=; v=; read -r s < /proc/$2/schedstat && read -r t < /proc/$2/stat && "
         "read -r v < /proc/$2/schedstat || return 0; x=${t##*\") \"}; [ \"${x%%%% *}\" = S ] && "
         "[ \"$s\" = \"$v\" ] && break; n=$((n+1)); [ $n -lt $3 ] || break; done; "
         "echo \"$1 $2 $s\"; echo \"S $t\"; read a b < /proc/uptime; echo \"T $a\"; }; "
         "u() { read a b < /proc/uptime; echo \"U $a\"; }; u; ");
-    if (first) {
-        PUT("for d in /proc/%lld/task/[0-9]*; do r C ${d##*/} 1; done; ", st->pid);
+    if (pid > 0) {
+        PUT("for d in /proc/%lld/task/[0-9]*; do r C ${d##*/} 1; done; ", pid);
     } else {
         PUT("for t in");
-        for (size_t i = 0; i < st->n_client; i++)
-            PUT(" %d", st->client[i]);
+        for (size_t i = 0; i < n_client; i++)
+            PUT(" %d", client[i]);
         PUT("; do r C $t 1; done; ");
     }
     PUT("for t in");
-    for (size_t i = 0; i < st->n_server; i++)
-        PUT(" %d", st->server[i]);
-    PUT("; do r D $t %d; done; u", tries);
+    for (size_t i = 0; i < n_server; i++)
+        PUT(" %d", server[i]);
+    PUT("; do r D $t %d; done; u", tries < 1 ? 1 : tries);
 #undef PUT
     return s;
+}
+
+/* The shell program of one reading (see chain.h): at instant 0 every
+ * thread of sysbench, then the chosen ones. In a guest the server's
+ * threads are read as they are, as sysbench's always are (only their CPU
+ * counts): its reading shares the guest's vCPUs with the chain -- under
+ * TCG a try costs milliseconds of the only vCPU, during which the thread
+ * waited for cannot run, and trying took 1-3 s of it in every reading. */
+static char *reading_script(const struct state *st, bool first)
+{
+    return chain_reading_program(first ? st->pid : 0, st->client, st->n_client, st->server,
+                                 st->n_server, st->t->own_kernel ? 1 : CHAIN_SETTLE_TRIES);
 }
 
 static int by_cpu_desc(const void *a, const void *b)

@@ -82,6 +82,14 @@ struct chain_reading {
  * them); the rest must be well formed. 0, or -1 if malformed. */
 int chain_parse_reading(const char *text, struct chain_reading *out);
 
+/* The shell program (malloc'd) whose output chain_parse_reading reads:
+ * every thread of process pid (pid > 0) or the n_client threads client as
+ * 'C', then the n_server threads server as 'D', each of those read asleep
+ * with no wait under way (its stat's state S between two schedstat reads
+ * that agree) in at most tries tries, then as it is. */
+char *chain_reading_program(long long pid, const int *client, size_t n_client, const int *server,
+                            size_t n_server, int tries);
+
 /* The connections PROCESSLIST lists: rows of (ID, TID). At most max of
  * their TIDs into tids (each > 0, at most 2^22); their count, or -1 if a
  * row is malformed. */

@@ -3,13 +3,21 @@
  * /proc/uptime, one reading of the chain's threads, the delay-accounting
  * switch's answer, PROCESSLIST's TIDs, performance_schema's thread ids and
  * sums -- on real texts (taken on MariaDB 10.11.19, Linux 6.x) and on the
- * malformed ones a guest could send. */
+ * malformed ones a guest could send; and the reading's program itself, run
+ * here against a process busy 95 % of the time: read settled, it finds it
+ * asleep every time; read as it is, hardly ever. */
 #include "testutil.h"
 #include "probes/chain.h"
 #include "probes/perfschema.h"
 #include "util/procfs.h"
 
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 /* a thread's stat as Linux 6.x prints it: comm with a space and a ')' */
 static const char task_stat[] =
@@ -164,6 +172,65 @@ static void server_rows(void **state)
     assert_int_equal(perfschema_parse_sums(&s, &ps), -1);
 }
 
+/* A process that runs 19 ms and sleeps 1 ms, by the clock: asleep 5 % of
+ * the time however the CPUs are shared. */
+static pid_t busy_95(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (;;) {
+            struct timespec a, b;
+            clock_gettime(CLOCK_MONOTONIC, &a);
+            do
+                clock_gettime(CLOCK_MONOTONIC, &b);
+            while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 19000000L);
+            nanosleep(&(struct timespec){0, 1000000L}, NULL);
+        }
+    }
+    return pid;
+}
+
+/* How many of n readings of the server thread tid, each in at most tries
+ * tries, found it asleep ('S'); every reading must parse, with one 'D'
+ * thread and its moment within the reading. */
+static int asleep_in(int tid, int tries, int n)
+{
+    char *prog = chain_reading_program(0, NULL, 0, &tid, 1, tries);
+    static struct chain_reading r;
+    int asleep = 0;
+    for (int i = 0; i < n; i++) {
+        FILE *f = popen(prog, "r");
+        assert_non_null(f);
+        char text[8192];
+        size_t len = fread(text, 1, sizeof(text) - 1, f);
+        text[len] = '\0';
+        assert_int_equal(pclose(f), 0);
+        assert_int_equal(chain_parse_reading(text, &r), 0);
+        assert_int_equal(r.n, 1);
+        assert_int_equal(r.th[0].kind, 'D');
+        assert_int_equal(r.th[0].tid, tid);
+        assert_true(r.th[0].uptime >= r.uptime_first && r.th[0].uptime <= r.uptime_last);
+        asleep += r.th[0].state == 'S';
+    }
+    free(prog);
+    return asleep;
+}
+
+static void settled_reading(void **state)
+{
+    (void)state;
+    pid_t busy = busy_95();
+    assert_true(busy > 0);
+    int settled = asleep_in((int)busy, CHAIN_SETTLE_TRIES, 10);
+    int as_is = asleep_in((int)busy, 1, 20);
+    kill(busy, SIGKILL);
+    waitpid(busy, NULL, 0);
+    print_message("asleep: %d of 10 readings settled, %d of 20 read as they were\n", settled, as_is);
+    /* a loop that did not wait for sleep would find it so 1 time in 20 */
+    assert_int_equal(settled, 10);
+    assert_true(as_is < 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +238,7 @@ int main(void)
         cmocka_unit_test(one_reading),
         cmocka_unit_test(thread_older_than_the_switch),
         cmocka_unit_test(server_rows),
+        cmocka_unit_test(settled_reading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
