@@ -7,6 +7,7 @@
 # clean` removes what is left (disks, the host arm's directory) and nothing
 # remains. (A restored guest is the other case: it outlives the connection
 # until `vbed clean`; tests/guests/restore.sh kills vbed in its measure phase.)
+# vbed-test: paired 90 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -29,7 +30,7 @@ for _ in $(seq 1 30); do
 done
 [ -n "$gone" ] || fail "the booted guest outlived vbed's connection (AUTODESTROY did not act within 15 s)"
 echo "the guest's domain was gone $((SECONDS - killed)) s after SIGKILL, before vbed clean"
-expect_rc 0 "$VBED" clean
+expect_rc 0 "$VBED" clean --session e2ekill
 echo "$out"
 contains "$out" "vbed-e2ekill-002-guest-1" || fail "vbed clean did not remove the guest's disks"
 assert_nothing_left e2ekill

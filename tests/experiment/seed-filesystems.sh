@@ -17,6 +17,10 @@
 # heavy one's disk flushes": the filesystem's and page cleaner's flushes
 # come about once a second, more a transaction the slower an arm runs, and
 # CI's ext4 came out 2.14 against 1.44 with the heavy arm at half the TPS.)
+# Its checks are counts a transaction and their signs (fsyncs, flushes and
+# reads at each commit), which a test beside it on the other CPUs cannot
+# turn: it runs two at a time (tests/run-tests.sh).
+# vbed-test: paired 255 (its checks are counts and signs: a neighbour cannot change them)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

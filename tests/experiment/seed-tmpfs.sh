@@ -16,6 +16,11 @@
 # during the tmpfs run) and 6.5 % behind (its TPS drifting +35 % over the
 # measure phase) in three runs here. On a KVM host the commits' share, and
 # the lead, are larger.
+# Its checks are counts, signs and one inequality a test beside it on the
+# other CPUs can only widen (a neighbour's I/O slows the disk arm's commits,
+# never tmpfs's, which wait for no disk): it runs two at a time
+# (tests/run-tests.sh).
+# vbed-test: paired 145 (its checks are counts and signs: a neighbour cannot change them)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -6,6 +6,7 @@
 # unsafe/qcow2 -- and each runs so: libvirt's XML of the running domain
 # (domain-live.xml, recorded by vbed, read here with xmllint) and
 # qemu-img's reading of the kept data disk say the arm's mode and format.
+# vbed-test: paired 45 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -39,7 +40,7 @@ base_bytes=$(du -B1 "$base" | cut -f1)
 echo "overlay after boot: $ov_bytes bytes on disk; base: $base_bytes bytes ($((100 * ov_bytes / base_bytes))%)"
 [ "$((ov_bytes * 100))" -lt "$((base_bytes * 2))" ] || fail "overlay is not under 2% of the base image"
 
-expect_rc 0 "$VBED" clean
+expect_rc 0 "$VBED" clean --session e2ekeep
 contains "$out" "removed volume $pool/vbed-e2ekeep-001-guest-1-root.qcow2" || fail "clean did not remove the overlay"
 contains "$out" "removed volume $pool/vbed-e2ekeep-001-guest-1-data.qcow2" || fail "clean did not remove the data disk"
 case $out in *vbed-image-*) fail "clean removed an image without --images";; esac

@@ -6,6 +6,7 @@
 # (a restored domain does not die with the connection, unlike a booted one:
 # tests/experiment/fault-sigkill.sh) and `vbed clean` removes them and
 # everything else of the session.
+# vbed-test: paired 75 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq
@@ -23,7 +24,7 @@ rc=$?
 cat "$log"
 [ $rc -eq 130 ] || fail "exit code $rc after SIGINT, expected 130"
 assert_nothing_left e2erss
-if ls /var/lib/vbed/pool 2>/dev/null | grep -q -- "-state.save"; then fail "a copy of the save image was left"; fi
+if ls /var/lib/vbed/pool 2>/dev/null | grep -q -- "^vbed-e2erss-.*-state.save"; then fail "a copy of the save image was left"; fi
 
 # SIGKILL in the measure phase: the restored domains outlive vbed until clean
 sed 's/^duration    = 10s/duration    = 5m/' tests/data/scenarios/two-guests.ini > "$t/long.ini"
@@ -40,6 +41,7 @@ for _ in $(seq 1 10); do
     fail "the restored domains died with vbed's connection (expected them to outlive it until clean)"
   sleep 0.5
 done
-expect_rc 0 "$VBED" clean
+expect_rc 0 "$VBED" clean --session e2erkl
 echo "$out"
+contains "$out" "removed domain vbed-e2erkl-001-guest-1" || fail "vbed clean did not remove the restored domains"
 assert_nothing_left e2erkl
