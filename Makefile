@@ -93,7 +93,8 @@ deps:
 # all suites; .ci/run runs this with VBED_TEST_NO_SKIP=1: the fast ones
 # (unit, cli, report) under AddressSanitizer + UBSan (make check-asan),
 # the ones with real guests (image, guests, experiment) with the plain build
-test: vbed test-bins check-asan
+# (its vbed only: the unit binaries run under ASan, not twice)
+test: vbed check-asan
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh image guests experiment
 
