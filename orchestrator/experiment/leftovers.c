@@ -279,7 +279,8 @@ void leftovers_clean_libvirt(struct hv *hv, const struct leftovers_opts *o, stru
 /* A host arm of session id may go: its session is this machine's and dead
  * -- or, with --foreign, one this machine never recorded (another
  * machine's, or from before records). Otherwise counted as kept (alive or
- * unknown) or foreign. */
+ * unknown) or foreign; with o->session, another session's arm is counted
+ * as another's and stays. */
 static bool arm_may_go(const char *id, const struct leftovers_opts *o, struct leftovers *out)
 {
     if (o->session && strcmp(id, o->session) != 0) {
