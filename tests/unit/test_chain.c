@@ -10,6 +10,7 @@
 #include "probes/chain.h"
 #include "probes/perfschema.h"
 #include "util/procfs.h"
+#include "util/spawn.h"
 
 #include <math.h>
 #include <signal.h>
@@ -199,13 +200,12 @@ static int asleep_in(int tid, int tries, int n)
     static struct chain_reading r;
     int asleep = 0;
     for (int i = 0; i < n; i++) {
-        FILE *f = popen(prog, "r");
-        assert_non_null(f);
-        char text[8192];
-        size_t len = fread(text, 1, sizeof(text) - 1, f);
-        text[len] = '\0';
-        assert_int_equal(pclose(f), 0);
+        /* as target_sh runs it on the host arm's host */
+        const char *argv[] = {"/bin/sh", "-c", prog, NULL};
+        char *text = NULL;
+        assert_int_equal(spawn_run(argv, &(struct spawn_opts){.capture = &text, .timeout = 30}), 0);
         assert_int_equal(chain_parse_reading(text, &r), 0);
+        free(text);
         assert_int_equal(r.n, 1);
         assert_int_equal(r.th[0].kind, 'D');
         assert_int_equal(r.th[0].tid, tid);
