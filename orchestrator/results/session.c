@@ -102,7 +102,7 @@ static int write_record(const char *id, bool ended)
 bool session_id_ok(const char *id)
 {
     size_t n = strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789");
-    return n >= 1 && n <= 12 && id[n] == '\0';
+    return n >= 1 && n < SESSION_ID_MAX && id[n] == '\0';
 }
 
 int session_begin(const char *requested, char id[SESSION_ID_MAX])
