@@ -25,7 +25,7 @@
  * reading is one program on the target (target_capture: a shell that
  * prints /proc/uptime, then each thread's schedstat and stat, then
  * /proc/uptime again; the host arm's connection threads each at a moment
- * it is asleep with no wait under way, CHAIN_SETTLE_TRIES), so all are
+ * no block I/O of theirs is under way, CHAIN_SETTLE_RETRIES), so all are
  * read within a fraction of a second, each with its own moment. A thread
  * must be the same at both instants (its start time), or the chain is not
  * recorded.
@@ -51,11 +51,17 @@
 
 #define CHAIN_USER_HZ 100     /* USER_HZ of Linux: delayacct_blkio_ticks' unit */
 #define CHAIN_THREADS_MAX 2100 /* threads one reading holds: sysbench's + connections */
-/* The host arm's connection threads are read asleep, between two schedstat
- * reads that agree, so that no wait of theirs is under way (counted whole
- * when it ends); after this many tries as they are. A guest's are read as
- * they are (trying would take its vCPU from the chain). */
-#define CHAIN_SETTLE_TRIES 300
+/* The host arm's connection threads are each read at a moment no block I/O
+ * of theirs is under way (stat's state not D, between two schedstat reads
+ * that agree: it did not run, block or switch meanwhile) -- a block I/O
+ * wait is counted whole when it ends, so one under way at the first
+ * reading (an fsync stalled for 0.5 s) would count its time before the
+ * interval in it. Asleep is not asked: that thread is asleep 2 % of the
+ * time on the host arm, and 300 tries did not find it so. At most this
+ * many further tries in one reading in all (about a millisecond each), then
+ * as they are. A guest's are read as they are (trying would take its vCPU
+ * from the chain). */
+#define CHAIN_SETTLE_RETRIES 2000
 
 struct chain_thread {
     char kind;              /* 'C' a thread of sysbench, 'D' a connection thread of mariadbd */
@@ -63,7 +69,7 @@ struct chain_thread {
     long long start;        /* its start time (stat field 22): the same thread at both instants */
     double oncpu_s, runq_s; /* schedstat */
     long long blkio_ticks;  /* stat field 42 */
-    char state;             /* stat field 3: 'S' when read settled (see CHAIN_SETTLE_TRIES) */
+    char state;             /* stat field 3: not 'D' when read settled (see CHAIN_SETTLE_RETRIES) */
     double uptime;          /* the target's uptime when it was read; NAN if not told */
 };
 
@@ -84,11 +90,12 @@ int chain_parse_reading(const char *text, struct chain_reading *out);
 
 /* The shell program (malloc'd) whose output chain_parse_reading reads:
  * every thread of process pid (pid > 0) or the n_client threads client as
- * 'C', then the n_server threads server as 'D', each of those read asleep
- * with no wait under way (its stat's state S between two schedstat reads
- * that agree) in at most tries tries, then as it is. */
+ * 'C', then the n_server threads server as 'D', each of those read with
+ * no block I/O under way (its stat's state not D, between two schedstat
+ * reads that agree), trying again at most retries times in all, then as
+ * it is (retries 0: as they are). */
 char *chain_reading_program(long long pid, const int *client, size_t n_client, const int *server,
-                            size_t n_server, int tries);
+                            size_t n_server, int retries);
 
 /* The connections PROCESSLIST lists: rows of (ID, TID). At most max of
  * their TIDs into tids (each > 0, at most 2^22); their count, or -1 if a

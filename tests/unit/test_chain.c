@@ -4,8 +4,8 @@
  * switch's answer, PROCESSLIST's TIDs, performance_schema's thread ids and
  * sums -- on real texts (taken on MariaDB 10.11.19, Linux 6.x) and on the
  * malformed ones a guest could send; and the reading's program itself, run
- * here against a process busy 95 % of the time: read settled, it finds it
- * asleep every time; read as it is, hardly ever. */
+ * here against a process in state D 95 % of the time: read settled, it
+ * finds it out of D every time; read as it is, hardly ever. */
 #include "testutil.h"
 #include "probes/chain.h"
 #include "probes/perfschema.h"
@@ -13,6 +13,7 @@
 #include "util/spawn.h"
 
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -173,35 +174,46 @@ static void server_rows(void **state)
     assert_int_equal(perfschema_parse_sums(&s, &ps), -1);
 }
 
-/* A process that runs 19 ms and sleeps 1 ms, by the clock: asleep 5 % of
- * the time however the CPUs are shared. It dies with the test (a failed
- * assertion leaves before the kill) and after 60 s in any case. */
-static pid_t busy_95(void)
+/* The child of in_d_95: 19 ms asleep, then gone -- its parent waits for
+ * it in state D (a vfork's wait) all that time. */
+static int sleep_19ms(void *arg)
+{
+    (void)arg;
+    nanosleep(&(struct timespec){0, 19000000L}, NULL);
+    return 0;
+}
+
+/* A process in state D 95 % of the time, as the host arm's connection
+ * thread in a stalled fsync: each round a child that shares its memory
+ * (CLONE_VM | CLONE_VFORK) sleeps 19 ms while it waits in D, then it
+ * sleeps 1 ms (S). It dies with the test (a failed assertion leaves before
+ * the kill) and after 60 s in any case. */
+static pid_t in_d_95(void)
 {
     pid_t pid = fork();
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         alarm(60);
+        static char stack[64 * 1024] __attribute__((aligned(16)));
         for (;;) {
-            struct timespec a, b;
-            clock_gettime(CLOCK_MONOTONIC, &a);
-            do
-                clock_gettime(CLOCK_MONOTONIC, &b);
-            while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 19000000L);
+            pid_t c = clone(sleep_19ms, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+            if (c < 0)
+                _exit(1);
+            waitpid(c, NULL, 0);
             nanosleep(&(struct timespec){0, 1000000L}, NULL);
         }
     }
     return pid;
 }
 
-/* How many of n readings of the server thread tid, each in at most tries
- * tries, found it asleep ('S'); every reading must parse, with one 'D'
- * thread and its moment within the reading. */
-static int asleep_in(int tid, int tries, int n)
+/* How many of n readings of the server thread tid, each with at most
+ * retries further tries, found it out of state D; every reading must
+ * parse, with one 'D' thread and its moment within the reading. */
+static int out_of_d_in(int tid, int retries, int n)
 {
-    char *prog = chain_reading_program(0, NULL, 0, &tid, 1, tries);
+    char *prog = chain_reading_program(0, NULL, 0, &tid, 1, retries);
     static struct chain_reading r;
-    int asleep = 0;
+    int out = 0;
     for (int i = 0; i < n; i++) {
         /* as target_sh runs it on the host arm's host */
         const char *argv[] = {"/bin/sh", "-c", prog, NULL};
@@ -213,23 +225,23 @@ static int asleep_in(int tid, int tries, int n)
         assert_int_equal(r.th[0].kind, 'D');
         assert_int_equal(r.th[0].tid, tid);
         assert_true(r.th[0].uptime >= r.uptime_first && r.th[0].uptime <= r.uptime_last);
-        asleep += r.th[0].state == 'S';
+        out += r.th[0].state != 'D';
     }
     free(prog);
-    return asleep;
+    return out;
 }
 
 static void settled_reading(void **state)
 {
     (void)state;
-    pid_t busy = busy_95();
-    assert_true(busy > 0);
-    int settled = asleep_in((int)busy, CHAIN_SETTLE_TRIES, 10);
-    int as_is = asleep_in((int)busy, 1, 20);
-    kill(busy, SIGKILL);
-    waitpid(busy, NULL, 0);
-    print_message("asleep: %d of 10 readings settled, %d of 20 read as they were\n", settled, as_is);
-    /* a loop that did not wait for sleep would find it so 1 time in 20 */
+    pid_t blocked = in_d_95();
+    assert_true(blocked > 0);
+    int settled = out_of_d_in((int)blocked, CHAIN_SETTLE_RETRIES, 10);
+    int as_is = out_of_d_in((int)blocked, 0, 20);
+    kill(blocked, SIGKILL);
+    waitpid(blocked, NULL, 0);
+    print_message("out of D: %d of 10 readings settled, %d of 20 read as they were\n", settled, as_is);
+    /* a loop that did not wait for the wait's end would find it so 1 time in 20 */
     assert_int_equal(settled, 10);
     assert_true(as_is < 10);
 }
