@@ -139,14 +139,17 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 
+FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
 fuzz-bins:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libvbed.a
-	for t in $(FUZZ_TARGETS); do \
-		clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator \
-			-o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
-			-Wl,--whole-archive build/fuzz/libvbed.a -Wl,--no-whole-archive $(LIBS) || exit 1; \
-	done
+	$(MAKE) $(FUZZ_BINS)
+
+# each target linked on its own (make -j2 links two at a time)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libvbed.a
+	clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator -o $@ $< \
+		-Wl,--whole-archive build/fuzz/libvbed.a -Wl,--no-whole-archive $(LIBS)
 
 # FUZZ_JOBS targets at a time (one core each)
 FUZZ_JOBS ?= 1
