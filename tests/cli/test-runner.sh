@@ -6,7 +6,9 @@
 # nothing"; VBED_TEST_PAIRS=0 runs them one at a time on every CPU; a suite
 # with no test fails; a failing test's own reason (its "FAIL: " line) is
 # shown beside it and in the list of failures, though its log's tail has
-# moved past it; VBED_UPDATE_GOLDEN is refused under CI.
+# moved past it; VBED_UPDATE_GOLDEN is refused under CI; a filter and an
+# exclusion with the same pattern run the two halves of a suite, each test
+# in exactly one.
 . "$VBED_SRC/tests/lib.sh"
 need_prog taskset
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs to run two tests at once"
@@ -34,7 +36,7 @@ EOF
 stand_in short long 5 0
 stand_in long short 50 1
 
-runs() { (cd "$t" && env -u CI -u VBED_TEST_NO_SKIP -u VBED_TEST_FILTER "$@" bash tests/run-tests.sh pair) 2>&1; }
+runs() { (cd "$t" && env -u CI -u VBED_TEST_NO_SKIP -u VBED_TEST_FILTER -u VBED_TEST_EXCLUDE "$@" bash tests/run-tests.sh pair) 2>&1; }
 out=$(runs VBED_TEST_PAIRS=1)
 rc=$?
 echo "$out"
@@ -61,8 +63,18 @@ echo "$out" | grep -Eq '^FAIL +pair +(short|long) .*\(exit 3\)' ||
 [ "$(cat "$t/marks/long.cpus")" = "$(taskset -cp $$ | sed 's/.*: //')" ] ||
   fail "one at a time, a test ran on CPUs $(cat "$t/marks/long.cpus"), not on all of this shell's"
 
-out=$(cd "$t" && env -u CI -u VBED_TEST_NO_SKIP -u VBED_TEST_FILTER bash tests/run-tests.sh empty 2>&1)
+out=$(cd "$t" && env -u CI -u VBED_TEST_NO_SKIP -u VBED_TEST_FILTER -u VBED_TEST_EXCLUDE bash tests/run-tests.sh empty 2>&1)
 [ $? -eq 1 ] && contains "$out" "ran no test" || fail "an empty suite passed: $out"
+# the two halves of a suite (make check-asan): each test in exactly one
+mkdir -p "$t/tests/halves"
+for n in alpha beta gamma; do echo "echo ran $n" > "$t/tests/halves/$n.sh"; done
+half() { (cd "$t" && env -u CI -u VBED_TEST_NO_SKIP -u VBED_TEST_FILTER -u VBED_TEST_EXCLUDE "$@" \
+  bash tests/run-tests.sh halves) 2>&1 | grep -Eo '^PASS +halves +[a-z]+' | awk '{print $3}' | tr '\n' ' '; }
+[ "$(half VBED_TEST_FILTER='^(alpha|gamma)$')" = "alpha gamma " ] &&
+  [ "$(half VBED_TEST_EXCLUDE='^(alpha|gamma)$')" = "beta " ] ||
+  fail "filter and exclusion: '$(half VBED_TEST_FILTER='^(alpha|gamma)$')' and '$(half VBED_TEST_EXCLUDE='^(alpha|gamma)$')'"
+out=$(cd "$t" && env -u CI -u VBED_TEST_NO_SKIP -u VBED_TEST_FILTER VBED_TEST_EXCLUDE=. bash tests/run-tests.sh halves 2>&1)
+[ $? -eq 0 ] && contains "$out" "0 passed" || fail "an exclusion that leaves none: $out"
 out=$(cd "$t" && CI=1 VBED_UPDATE_GOLDEN=1 bash tests/run-tests.sh pair 2>&1)
 [ $? -eq 2 ] && contains "$out" "refused under CI" || fail "VBED_UPDATE_GOLDEN was not refused under CI: $out"
 echo "run-tests.sh: pairs on CPUs $(cat "$t/marks/short.cpus" 2>/dev/null) and $(cat "$t/marks/long.cpus"), counted and ordered"
