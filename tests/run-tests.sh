@@ -12,7 +12,7 @@
 # suite in two halves at once: the same REGEX as the one's filter and the
 # other's exclusion);
 # VBED_TEST_KEEP=1 keeps each test's directory (its path ends the log). A suite
-# that runs no test fails (unless a filter left none), and so does a unit
+# that runs no test fails (unless a filter or an exclusion left none), and so does a unit
 # test file that is not executable. CI (CI=1 or VBED_TEST_NO_SKIP=1) refuses
 # VBED_UPDATE_GOLDEN: a golden file rewritten there would pass anything.
 # At the end: the ten slowest tests.

@@ -41,9 +41,26 @@ per_tx() { # ARM: bp_read_requests / transactions of each run
          "\(.labels.run) \(.metric) \(.value)"' "$s" |
     awk '{ v[$1, $2] = $3; runs[$1] = 1 } END { for (r in runs) if (v[r, "transactions"] > 0) print v[r, "bp_read_requests"] / v[r, "transactions"] }' | tr '\n' ' '
 }
+# t(0.975, df), one definition for both of the checks below
+cat > "$VBED_TEST_TMP/t975.py" <<'PY'
+import math
+def t975(df):
+    """t(0.975, df) by bisection on the t CDF (Simpson's rule on the density)"""
+    dens = lambda x: math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) * (1 + x * x / df) ** (-(df + 1) / 2)
+    def cdf(t, n=2000):
+        h = t / n
+        return 0.5 + (sum(dens(i * h) * (4 if i % 2 else 2) for i in range(1, n)) + dens(0) + dens(t)) * h / 3
+    lo, hi = 0.0, 60.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < 0.975 else (lo, mid)
+    return lo
+PY
+export PYTHONPATH=$VBED_TEST_TMP
 agree() { # NAME "COLD VALUES" "RESTORED VALUES" [ALLOWANCE]
   NAME=$1 C=$2 W=$3 ALLOW=${4:-0} python3 - <<'PY'
 import math, os, sys
+from t975 import t975
 c = [float(x) for x in os.environ["C"].split()]
 w = [float(x) for x in os.environ["W"].split()]
 if len(c) < 3 or len(w) < 3:
@@ -52,16 +69,7 @@ mean = lambda v: sum(v) / len(v)
 var = lambda v: sum((x - mean(v)) ** 2 for x in v) / (len(v) - 1)
 vc, vw = var(c) / len(c), var(w) / len(w)
 df = (vc + vw) ** 2 / ((vc ** 2 / (len(c) - 1) if vc else 0) + (vw ** 2 / (len(w) - 1) if vw else 0) or 1e-300)
-# t(0.975, df) by bisection on the t CDF (Simpson's rule on the density)
-dens = lambda x: math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) * (1 + x * x / df) ** (-(df + 1) / 2)
-def cdf(t, n=2000):
-    h = t / n
-    return 0.5 + (sum(dens(i * h) * (4 if i % 2 else 2) for i in range(1, n)) + dens(0) + dens(t)) * h / 3
-lo, hi = 0.0, 60.0
-for _ in range(60):
-    mid = (lo + hi) / 2
-    lo, hi = (mid, hi) if cdf(mid) < 0.975 else (lo, mid)
-half = lo * math.sqrt(vc + vw)
+half = t975(df) * math.sqrt(vc + vw)
 d = mean(w) - mean(c)
 allow = float(os.environ["ALLOW"]) * abs(mean(c))
 print("%s: cold %.4g, restored %.4g (%+.1f %%); 95 %% CI of the difference %+.4g +- %.3g (df %.1f)%s"
@@ -90,6 +98,7 @@ blocks() { # ARM: "repeat tps" of each of its runs
 }
 C=$(blocks cold) W=$(blocks restored) python3 - <<'PY' ||
 import math, os, sys
+from t975 import t975
 c = dict(l.split() for l in os.environ["C"].splitlines())
 w = dict(l.split() for l in os.environ["W"].splitlines())
 if sorted(c) != sorted(w) or len(c) < 3:
@@ -97,8 +106,7 @@ if sorted(c) != sorted(w) or len(c) < 3:
 r = [math.log(float(w[k]) / float(c[k])) for k in sorted(c, key=int)]
 n = len(r); m = sum(r) / n
 sd = math.sqrt(sum((x - m) ** 2 for x in r) / (n - 1))
-t = {2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}.get(n - 1, 2.228)
-h = t * sd / math.sqrt(n); lim = math.log(1.4)
+h = t975(n - 1) * sd / math.sqrt(n); lim = math.log(1.4)
 print("TPS restored/booted per repeat: %s; %.3f, 95 %% CI %.3f-%.3f (must reach into %.3f-%.3f)"
       % (" ".join("%.3f" % math.exp(x) for x in r), math.exp(m), math.exp(m - h), math.exp(m + h), 1 / 1.4, 1.4))
 sys.exit(0 if m - h <= lim and m + h >= -lim else 1)
