@@ -10,7 +10,7 @@
 # in tests/cli/setup-layouts.sh and test_domain.c; every layout x workload
 # for real: VBED_DISK_LAYOUTS_SCENARIO=tests/data/scenarios/disk-layouts-tiny.ini
 # (16 guest boots, 11-30 min under TCG).
-# vbed-test: paired 89 (its checks are signs and counts: a neighbour cannot change them)
+# vbed-test: paired 91 (its checks are signs and counts: a neighbour cannot change them)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

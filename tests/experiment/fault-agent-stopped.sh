@@ -5,7 +5,7 @@
 # and the silent agent -- not after the phase's 300 s limit -- vbed exits 1, the
 # host arm measured before stays in samples.jsonl with its raw log, the
 # guest's console log and journal are kept, and nothing of the run is left.
-# vbed-test: paired 50 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 48 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -2,7 +2,7 @@
 # warm-up. The run fails with a reason that names the guest and the phase,
 # vbed exits 1, what was measured before (boot, prepare) stays in
 # samples.jsonl, the raw logs stay, and nothing of the run is left.
-# vbed-test: paired 39 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 41 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -6,7 +6,7 @@
 # samples.jsonl with its logs, and no domain, qemu or volume of the run is
 # left in the small pool. (It caught qcow2_preallocation = full making thin
 # disks: libvirt ignores a qcow2 volume's allocation without a flag.)
-# vbed-test: paired 17 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 12 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

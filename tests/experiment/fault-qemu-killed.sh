@@ -3,7 +3,7 @@
 # and the phase, vbed exits 1, the other guest's figures are kept (in a run
 # that meta.json marks failed, with the reason), the raw logs are kept, and
 # nothing of the run is left.
-# vbed-test: paired 45 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 49 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

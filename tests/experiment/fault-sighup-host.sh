@@ -1,6 +1,6 @@
 # fault-sighup-host.sh: SIGHUP (its terminal closed) in the host arm's measure phase: vbed exits 129
 # and leaves no mariadbd, no datadir and no cgroup of the run.
-# vbed-test: paired 7 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 6 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_root
 need_prog jq

@@ -7,7 +7,7 @@
 # clean` removes what is left (disks, the host arm's directory) and nothing
 # remains. (A restored guest is the other case: it outlives the connection
 # until `vbed clean`; tests/guests/restore.sh kills vbed in its measure phase.)
-# vbed-test: paired 90 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 13 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

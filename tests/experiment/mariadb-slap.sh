@@ -5,7 +5,7 @@
 # report's column says q/s), its inserts commit through InnoDB
 # (innodb_data_fsyncs > 0 over the measure phase), the raw report is kept,
 # and nothing is left.
-# vbed-test: paired 37 (its checks are signs and counts: a neighbour cannot change them)
+# vbed-test: paired 49 (its checks are signs and counts: a neighbour cannot change them)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

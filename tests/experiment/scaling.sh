@@ -17,6 +17,12 @@
 #   the report says the machine's speed moved between the runs (this host's
 #   CPUs move by 15-40 % between runs a minute apart: 1.13 and 1.41 seen);
 #   nothing is left.
+# Its checks are consistency (the aggregate against its guests' intervals,
+# the report's efficiency against tps_arm, the note where it is above 1.05),
+# order (start-to-ready spans, measure starts) and the page cache's drop:
+# beside another test, on one CPU, the two guests share it (efficiency near
+# 0.5) and every check still means what it says.
+# vbed-test: paired 82 (its checks are consistency and order: a neighbour cannot turn them)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -20,7 +20,7 @@
 # Its checks are counts a transaction and their signs (fsyncs, flushes and
 # reads at each commit), which a test beside it on the other CPUs cannot
 # turn: it runs two at a time (tests/run-tests.sh).
-# vbed-test: paired 255 (its checks are counts and signs: a neighbour cannot change them)
+# vbed-test: paired 315 (its checks are counts and signs: a neighbour cannot change them)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -4,7 +4,7 @@
 # are gone, no copy of the half-loaded tables is kept (nor a temporary
 # one), and meta.json says interrupted. The tables (4 x 150,001 rows, a
 # size no other test uses) load for about half a minute here.
-# vbed-test: paired 5 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 4 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_root
 need_libvirt

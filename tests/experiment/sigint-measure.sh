@@ -2,7 +2,7 @@
 # nothing of the run is left (no domain, disk, qemu, mariadbd), and what was
 # measured before stays: samples.jsonl parses line by line and holds the
 # host arm's finished run; meta.json says interrupted.
-# vbed-test: paired 31 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 37 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -14,7 +14,7 @@
 #         phase; the run fails, naming the stalled disk, long before the
 #         phase would have ended.
 # vbed exits 1 (one run failed) and nothing of either run is left.
-# vbed-test: paired 180 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 205 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -13,7 +13,7 @@
 # the remote host arm, leaves nothing on either host; doctor and clean of
 # the second host through its URI (clean stops a dead session's host arm
 # there).
-# vbed-test: paired 260 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 313 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

@@ -1,6 +1,6 @@
 # boot-timeout.sh: a guest that cannot be ready in time fails fast with its
 # phase named, its console log kept, and nothing left behind.
-# vbed-test: paired 12 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 21 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 

@@ -6,7 +6,7 @@
 # unsafe/qcow2 -- and each runs so: libvirt's XML of the running domain
 # (domain-live.xml, recorded by vbed, read here with xmllint) and
 # qemu-img's reading of the kept data disk say the arm's mode and format.
-# vbed-test: paired 45 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 52 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

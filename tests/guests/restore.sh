@@ -6,7 +6,7 @@
 # (a restored domain does not die with the connection, unlike a booted one:
 # tests/experiment/fault-sigkill.sh) and `vbed clean` removes them and
 # everything else of the session.
-# vbed-test: paired 75 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 57 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 need_prog jq

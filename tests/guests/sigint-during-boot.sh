@@ -2,7 +2,7 @@
 # guest has no boot to interrupt; tests/guests/restore.sh interrupts a
 # restored one): vbed exits 130 and leaves no domain, no disk and no qemu
 # process; a second SIGINT does not skip the cleanup.
-# vbed-test: paired 7 (tests/run-tests.sh: it may run beside another)
+# vbed-test: paired 8 (tests/run-tests.sh: it may run beside another)
 . "$VBED_SRC/tests/lib.sh"
 need_libvirt
 

@@ -3,6 +3,7 @@
 # versions actually installed; the kernel and the small initrd are there;
 # inside the image (read with libguestfs) are mariadbd, sysbench, qemu-ga and
 # the lz4 provider; the guest's MariaDB is the host's build.
+# vbed-test: paired 16 (it measures nothing and reads the image cache only)
 . "$VBED_SRC/tests/lib.sh"
 need_root
 need_prog jq
