@@ -5,7 +5,8 @@
  * debootstrap the suite into a tree; lay the recipe's files/ into it; point
  * its apt at every suite the host uses; apt-get install the packages inside
  * the tree (a private mount namespace holds /proc, /sys and /dev, so nothing
- * stays mounted); enable and mask services; read the installed versions;
+ * stays mounted); enable and mask services; run the recipe's [build] run
+ * commands in the tree; read the installed versions;
  * take the kernel and initrd out; mkfs.ext4 -d the tree into a raw image and
  * convert it to qcow2; write manifest.json; rename into place. */
 #include "image/image.h"
@@ -181,6 +182,35 @@ static int configure_services(struct build *b)
             argv[i + 2] = b->r->mask.v[i];
         int rc = step(b, "mask timers, jobs and logins", argv, true, NULL);
         free(argv);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* the recipe's [build] run commands, in order, inside the tree: what the
+ * image should hold made once at build (debian-mariadb: the seed datadir
+ * every guest copies), not at every boot */
+static int run_commands(struct build *b)
+{
+    for (size_t i = 0; i < b->r->run.n; i++) {
+        char *words = xstrdup(b->r->run.v[i]);
+        const char *argv[32];
+        size_t n = 0;
+        char *save = NULL;
+        char *w = strtok_r(words, " ", &save);
+        for (; w && n < 31; w = strtok_r(NULL, " ", &save))
+            argv[n++] = w;
+        argv[n] = NULL;
+        if (w) {
+            log_error("The recipe's [build] run '%s' has more than 31 words.", b->r->run.v[i]);
+            free(words);
+            return -1;
+        }
+        char what[160];
+        snprintf(what, sizeof(what), "run %s", b->r->run.v[i]);
+        int rc = n ? step(b, what, argv, true, NULL) : 0;
+        free(words);
         if (rc < 0)
             return -1;
     }
@@ -366,7 +396,8 @@ static int run_build(struct build *b, struct image_info *info)
     path_join(initrd, sizeof(initrd), b->tmp, "initrd.img");
 
     if (do_debootstrap(b) < 0 || prepare_apt(b) < 0 || lay_files(b) < 0 ||
-        install_packages(b) < 0 || configure_services(b) < 0 || finish_tree(b) < 0 ||
+        install_packages(b) < 0 || configure_services(b) < 0 || run_commands(b) < 0 ||
+        finish_tree(b) < 0 ||
         lay_archive(b, &sizes[4]) < 0)
         return -1;
     if (!(key = installed_versions(b, &all)))

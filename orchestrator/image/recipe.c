@@ -82,6 +82,18 @@ static bool safe_word(const char *s)
     return true;
 }
 
+/* a [build] run item: an absolute program in the tree and words, split on
+ * blanks (no shell), each a safe word or a path of them */
+static bool run_command_ok(const char *s)
+{
+    if (s[0] != '/')
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("._-+@:/= ", *s))
+            return false;
+    return true;
+}
+
 static void set_text(struct load_state *st, char *dst, size_t len, const char *name,
                      const char *value, int line, bool word)
 {
@@ -124,20 +136,30 @@ static void on_value(void *opaque, const char *section, const char *name, const 
         list = &r->enable;
     else if (!strcmp(section, "services") && !strcmp(name, "mask"))
         list = &r->mask;
+    else if (!strcmp(section, "build") && !strcmp(name, "run"))
+        list = &r->run;
     else if (!strcmp(section, "verify") && !strcmp(name, "path"))
         list = &r->verify_paths;
     else if (!strcmp(section, "verify") && !strcmp(name, "package"))
         list = &r->verify_packages;
     if (!list) {
         bad(st, line, "unknown key '%s' in [%s] (sections: [image], [packages] install, [services] "
-                      "enable/mask, [verify] path/package)", name, section);
+                      "enable/mask, [build] run, [verify] path/package)", name, section);
         return;
     }
     size_t before = list->n;
     strlist_add_items(list, value);
-    for (size_t i = before; i < list->n; i++)
-        if (list != &r->verify_paths ? !safe_word(list->v[i]) : list->v[i][0] != '/')
-            bad(st, line, "%s: '%s' is not accepted", name, list->v[i]);
+    for (size_t i = before; i < list->n; i++) {
+        const char *v = list->v[i];
+        bool ok = list == &r->verify_paths ? v[0] == '/'
+                  : list == &r->run        ? run_command_ok(v)
+                                           : safe_word(v);
+        if (!ok && list == &r->run)
+            bad(st, line, "%s: '%s' is not accepted (an absolute program in the image and words "
+                          "of letters, digits and ._-+@:/=)", name, v);
+        else if (!ok)
+            bad(st, line, "%s: '%s' is not accepted", name, v);
+    }
 }
 
 struct recipe *recipe_load(const char *dir)
@@ -192,6 +214,7 @@ void recipe_free(struct recipe *r)
     strlist_free(&r->packages);
     strlist_free(&r->enable);
     strlist_free(&r->mask);
+    strlist_free(&r->run);
     strlist_free(&r->verify_paths);
     strlist_free(&r->verify_packages);
     free(r);

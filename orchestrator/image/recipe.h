@@ -34,6 +34,7 @@ struct recipe {
     struct strlist packages;
     struct strlist enable;
     struct strlist mask;
+    struct strlist run; /* [build] run: "/abs/program [word...]" run in the tree, in order */
     struct strlist verify_paths;
     struct strlist verify_packages;
 };

@@ -90,6 +90,13 @@ static void shipped_recipe(void **state)
     }
     assert_true(r->mask.n >= 5);
     assert_true(r->verify_paths.n >= 4);
+    /* the seed datadir is made at build, and the built image is checked for it */
+    assert_int_equal(r->run.n, 1);
+    assert_string_equal(r->run.v[0], "/usr/local/sbin/vbed-setup seed");
+    size_t k = 0;
+    while (k < r->verify_paths.n && strcmp(r->verify_paths.v[k], "/var/lib/vbed-seed/.complete"))
+        k++;
+    assert_true(k < r->verify_paths.n);
     char hex[65], id[96];
     struct apt_sources s;
     sources(&s);
@@ -163,7 +170,8 @@ static void bad_recipes(void **state)
     struct captured cap = {0};
     log_set_sink(capture_sink, &cap);
     run("printf '[image]\\nsuite = bookworm\\nroot_size = big\\ncolour = blue\\n[packages]\\n"
-        "install = a, b$c\\n[oops]\\nx = 1\\n' > %s/r/recipe.ini");
+        "install = a, b$c\\n[oops]\\nx = 1\\n[build]\\nrun = sbin/x, /bin/ok arg=1, /bin/x $y\\n' "
+        "> %s/r/recipe.ini");
     char dir[128];
     snprintf(dir, sizeof(dir), "%s/r", work);
     assert_null(recipe_load(dir));
@@ -174,8 +182,11 @@ static void bad_recipes(void **state)
     assert_non_null(strstr(cap.text, "recipe.ini:4: unknown key 'colour' in [image]"));
     assert_non_null(strstr(cap.text, "recipe.ini:6: install: 'b$c' is not accepted"));
     assert_non_null(strstr(cap.text, "recipe.ini:8: unknown key 'x' in [oops]"));
+    assert_non_null(strstr(cap.text, "recipe.ini:10: run: 'sbin/x' is not accepted (an absolute"));
+    assert_non_null(strstr(cap.text, "recipe.ini:10: run: '/bin/x $y' is not accepted"));
+    assert_null(strstr(cap.text, "'/bin/ok arg=1'"));
     assert_non_null(strstr(cap.text, "[image] has no cmdline"));
-    assert_non_null(strstr(cap.text, "has 5 problems"));
+    assert_non_null(strstr(cap.text, "has 7 problems"));
 }
 
 int main(void)
