@@ -32,7 +32,10 @@ assert_host_arm_kept "$r"
 jq -e '.runs[1].status == "failed" and (.runs[1].reason | test("phase (setup|db): the guest agent stopped"))' \
   "$r/meta.json" >/dev/null || fail "meta.json does not mark the guest run failed with its reason"
 [ -s "$r/runs/002-guest/guest-1/console.log" ] || fail "the guest's console log was not kept"
-# the journal read out of its disk says what happened: the agent stopped
+# the journal read out of its disk is the guest's own: it holds the boot
+# that started the agent (written before the ready guest was saved); the
+# stop is there only where the guest wrote it back before it was destroyed
+# (one run of two here had it)
 j=$r/runs/002-guest/guest-1/journal.txt
 [ -s "$j" ] || fail "the guest's journal was not kept"
 grep -qi "qemu-guest-agent\|QEMU Guest Agent" "$j" || fail "the kept journal does not mention the guest agent"
