@@ -209,7 +209,7 @@ static int run_commands(struct build *b)
         }
         char what[160];
         snprintf(what, sizeof(what), "run %s", b->r->run.v[i]);
-        int rc = n ? step(b, what, argv, true, NULL) : 0;
+        int rc = step(b, what, argv, true, NULL); /* recipe.c: n >= 1, argv[0] absolute */
         free(words);
         if (rc < 0)
             return -1;
