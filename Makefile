@@ -94,16 +94,9 @@ deps:
 # (unit, cli, report) under AddressSanitizer + UBSan (make check-asan),
 # the ones with real guests (image, guests, experiment) with the plain build
 # (its vbed only: the unit binaries run under ASan, not twice)
-#
-# FUZZ_BESIDE_LANES=N (.ci/run: 10) also runs make fuzz, every target for N
-# s of CPU, beside the guest tests that run two at a time, at the lowest
-# priority: it takes the CPU time they leave idle (tests/run-tests.sh)
-FUZZ_BESIDE_LANES ?=
-FUZZ_BESIDE = $(if $(FUZZ_BESIDE_LANES),env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(MAKE) \
-	--no-print-directory -j2 fuzz FUZZ_SECONDS=$(FUZZ_BESIDE_LANES) FUZZ_JOBS=2)
 test: vbed check-asan
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
-		VBED_TEST_BESIDE_PAIRS='$(FUZZ_BESIDE)' bash tests/run-tests.sh image guests experiment
+		bash tests/run-tests.sh image guests experiment
 
 # the seeds' studies in miniature alone (tests/experiment/seed-*.sh: seed 000's
 # buffer-pool sweep, 001's filesystems x profiles, 002's tmpfs datadir); they

@@ -27,16 +27,6 @@
 # its guests and host arm on the CPUs it may run on, util/cpuwindow.h),
 # the longest (SECONDS, its time on the developers' machine) first.
 # VBED_TEST_PAIRS=0 runs them one at a time.
-#
-# Beside the two lanes: VBED_TEST_BESIDE_PAIRS=COMMAND runs COMMAND (make
-# fuzz, in CI) at the lowest CPU and I/O priority (nice 19, ionice idle)
-# from the lanes' start; its result counts as the test beside/pairs once it
-# ends (log: build/test-logs/beside/pairs.log). The lanes leave about 15 %
-# of the CPUs idle (83 % and 87 % busy, measured): that is the time it
-# takes, not the lanes' -- at nice 19 against their nice 0 it gets a CPU
-# only when the lanes' tests leave it idle, and their checks are, by the
-# rule above, the kind a neighbour cannot change. Nothing runs beside the
-# tests that run alone, which measure.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -143,19 +133,15 @@ done
 
 # the paired tests: two lanes of half the CPUs each, the longest first
 run_paired() {
-  local order=() n entry
-  [ ${#paired[@]} -eq 0 ] || mapfile -t order < <(printf '%s\n' "${paired[@]}" | sort -rn)
-  n=$(nproc)
-  if [ ${#order[@]} -eq 0 ] || [ "$n" -lt 2 ] || [ "${VBED_TEST_PAIRS:-1}" = 0 ]; then
+  [ ${#paired[@]} -gt 0 ] || return 0
+  local order; mapfile -t order < <(printf '%s\n' "${paired[@]}" | sort -rn)
+  local n; n=$(nproc)
+  local entry
+  if [ "$n" -lt 2 ] || [ "${VBED_TEST_PAIRS:-1}" = 0 ]; then
     for entry in "${order[@]}"; do
       set -- $entry
       run_one "$2" "$3" bash "$VBED_SRC/tests/$2/$3.sh"
     done
-    # no lanes to run beside: after them, at its own priority
-    if [ -n "${VBED_TEST_BESIDE_PAIRS:-}" ]; then
-      local r; r=$(exec_test beside pairs bash -c "$VBED_TEST_BESIDE_PAIRS")
-      account beside pairs ${r% *} ${r#* } ""
-    fi
     return 0
   fi
   local half=$((n / 2))
@@ -165,12 +151,6 @@ run_paired() {
   local res; res=$(mktemp -d /tmp/vbed-pairs.XXXXXX)
   local pid=("" "") job=("" "") i=0 lane done_pid
   echo "two at a time (CPUs ${cpus[0]} | ${cpus[1]}): ${#order[@]} tests"
-  local beside=""
-  if [ -n "${VBED_TEST_BESIDE_PAIRS:-}" ]; then
-    echo "beside them, at nice 19: $VBED_TEST_BESIDE_PAIRS"
-    exec_test beside pairs nice -n 19 ionice -c 3 bash -c "$VBED_TEST_BESIDE_PAIRS" >"$res/beside" &
-    beside=$!
-  fi
   while :; do
     for lane in 0 1; do
       if [ -z "${pid[$lane]}" ] && [ $i -lt ${#order[@]} ]; then
@@ -195,17 +175,6 @@ run_paired() {
       pid[$lane]=""
     done
   done
-  if [ -n "$beside" ]; then
-    local lanes_end=$SECONDS
-    wait "$beside"
-    local r; r=$(cat "$res/beside")
-    [ -n "$r" ] || r="2 0"
-    account beside pairs ${r% *} ${r#* } "  (beside the lanes; $((SECONDS - lanes_end)) s after they ended)"
-    unset 'times[-1]' # its time is the lanes', not its own: not among the slowest
-    # its summary (make fuzz: the table from its header line on)
-    local log=$logroot/beside/pairs.log
-    { sed -n '/^target  *executions/,$p' "$log" | grep . || tail -n 10 "$log"; } | sed 's/^/      /'
-  fi
   rm -rf "$res"
 }
 run_paired
