@@ -26,6 +26,12 @@ exit 0
 EOF
   chmod +x "$bin/$t"
 done
+# sync logs the status vbed-setup had written when it was called
+cat > "$bin/sync" <<'EOF'
+#!/bin/sh
+echo "sync (status then: $(cat "$VBED_SETUP_ROOT/run/vbed/status" 2>/dev/null || echo none))" >> "$STUB_LOG"
+EOF
+chmod +x "$bin/sync"
 
 # run_setup NAME ENV-LINES [SYNC_ACTION]: a fresh root with the configuration
 # disk (run.env + my.cnf, as configdisk.c writes it), DATA_DISKS data disks
@@ -225,4 +231,32 @@ called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $
 [ "$(grep -c "^mariadb-install-db" "$calls")" -eq 1 ] || fail "$case: the datadir was initialised again"
 [ "$(cat "$root/var/lib/mysql/ibdata1")" = table ] || fail "$case: the seed was not copied into the datadir"
 [ ! -e "$root/var/lib/mysql/.complete" ] || fail "$case: the seed's mark was copied too"
+# held with the seed the image brought (made at build): no
+# mariadb-install-db, and one sync before "hold" -- what the boot wrote
+# (its journal) is on the root disk before the guest is saved, not only in
+# its memory (a restored run destroyed early lost the boot's journal)
+case=hold-seeded
+run_setup "$case" "FILESYSTEM=ext4
+HOSTNAME=h"
+mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
+echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
+rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
+mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
+  : > "$root/var/lib/vbed-seed/.complete"
+: > "$calls"
+STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
+held=$!
+for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
+[ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
+# what it called before its holding loop's first (stubbed) sleep
+before=$(sed '/^sleep /,$d' "$calls" | tr '\n' ';')
+[ "$before" = "sync (status then: none);" ] ||
+  { mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"; wait $held
+    fail "$case: before holding it called '$before', not exactly one sync before 'hold'"; }
+mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
+wait $held
+status=$(cat "$root/run/vbed/status")
+ready
+not_called mariadb-install-db
+[ "$(cat "$root/var/lib/mysql/ibdata1")" = table ] || fail "$case: the seed was not copied into the datadir"
 echo "every layout's setup as expected"
