@@ -20,6 +20,10 @@ build_pkgs=(
   groff-base man-db bash-completion
 )
 # openssh-server: the second "host" of the multi-host tests (tests/remote-host.sh)
+# python3 and time (GNU time, /usr/bin/time): the tests' arithmetic (t
+# quantiles, recomputed figures) and host-arm-trust's peak RSS -- both
+# Priority: optional in Debian, so a fresh machine may lack them, and under
+# CI a test that cannot run fails
 run_pkgs=(
   libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients
   qemu-system-x86 qemu-utils
@@ -29,6 +33,7 @@ run_pkgs=(
   fio tar
   gnuplot-nox chromium netpbm jq libxml2-utils cgroupfs-mount
   openssh-server openssh-client
+  python3 time
 )
 
 missing=()
