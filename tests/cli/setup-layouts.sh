@@ -56,6 +56,25 @@ run_setup() {
   status=$(cat "$root/run/vbed/status" 2>/dev/null)
 }
 
+# hold_start: the root run_setup made, booted to be saved (vbed.hold) with
+# its configuration disk not yet plugged in: vbed-setup in the background
+# ($held) until it says "hold"; hold_release plugs the disk in, waits for
+# it and sets $status
+hold_start() {
+  mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
+  echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
+  : > "$calls"
+  STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
+  held=$!
+  for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
+  [ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
+}
+hold_release() {
+  mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
+  wait $held
+  status=$(cat "$root/run/vbed/status")
+}
+
 # called TOOL-LINE: the stubs were called with exactly this line ($root for R)
 called() {
   grep -qxF -- "$1" "$calls" && return 0
@@ -209,22 +228,14 @@ case $status in "failed: mariadb-install-db failed"*) ;; *) fail "$case: status 
 case=hold
 run_setup "$case" "FILESYSTEM=ext4
 HOSTNAME=h"
-mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
-echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
-: > "$calls"
-STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
-held=$!
-for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
-[ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
+hold_start
 not_called mkfs
 # before holding it made the seed datadir, with a small redo log
 called "mariadb-install-db --defaults-file=$root/run/vbed/seed.cnf --user=mysql --datadir=$root/var/lib/vbed-seed --skip-test-db --skip-name-resolve"
 grep -q "innodb_log_file_size = 8M" "$root/run/vbed/seed.cnf" || fail "$case: the seed's my.cnf"
 [ -e "$root/var/lib/vbed-seed/.complete" ] || fail "$case: the seed is not marked complete"
 echo "table" > "$root/var/lib/vbed-seed/ibdata1" # what the stub did not make
-mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
-wait $held
-status=$(cat "$root/run/vbed/status")
+hold_release
 ready
 called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $root/dev/disk/by-id/virtio-vbed-data"
 # restored, it copies the seed instead of initialising the datadir again
@@ -238,24 +249,15 @@ called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $
 case=hold-seeded
 run_setup "$case" "FILESYSTEM=ext4
 HOSTNAME=h"
-mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
-echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
 rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
 mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
   : > "$root/var/lib/vbed-seed/.complete"
-: > "$calls"
-STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
-held=$!
-for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
-[ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
+hold_start
 # what it called before its holding loop's first (stubbed) sleep
 before=$(sed '/^sleep /,$d' "$calls" | tr '\n' ';')
 [ "$before" = "sync (status then: none);" ] ||
-  { mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"; wait $held
-    fail "$case: before holding it called '$before', not exactly one sync before 'hold'"; }
-mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
-wait $held
-status=$(cat "$root/run/vbed/status")
+  { hold_release; fail "$case: before holding it called '$before', not exactly one sync before 'hold'"; }
+hold_release
 ready
 not_called mariadb-install-db
 [ "$(cat "$root/var/lib/mysql/ibdata1")" = table ] || fail "$case: the seed was not copied into the datadir"
