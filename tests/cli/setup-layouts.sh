@@ -26,6 +26,14 @@ exit 0
 EOF
   chmod +x "$bin/$t"
 done
+# journalctl prints the agent's start once $VBED_SETUP_ROOT/agent-started
+# exists (a held guest waits for that line before its sync), and logs its call
+cat > "$bin/journalctl" <<'EOF'
+#!/bin/sh
+echo "journalctl $*" >> "$STUB_LOG"
+[ ! -e "$VBED_SETUP_ROOT/agent-started" ] || echo "Started qemu-guest-agent.service - QEMU Guest Agent."
+EOF
+chmod +x "$bin/journalctl"
 # sync logs the status vbed-setup had written when it was called
 cat > "$bin/sync" <<'EOF'
 #!/bin/sh
@@ -60,12 +68,13 @@ run_setup() {
 # its configuration disk not yet plugged in: vbed-setup in the background
 # ($held) until it says "hold"; hold_release plugs the disk in, waits for
 # it and sets $status
-hold_start() {
+hold_start() { # [--no-wait]: return at once, not when it holds
   mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
   echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
   : > "$calls"
   STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
   held=$!
+  [ "${1:-}" != --no-wait ] || return 0
   for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
   [ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
 }
@@ -228,6 +237,7 @@ case $status in "failed: mariadb-install-db failed"*) ;; *) fail "$case: status 
 case=hold
 run_setup "$case" "FILESYSTEM=ext4
 HOSTNAME=h"
+: > "$root/agent-started"
 hold_start
 not_called mkfs
 # before holding it made the seed datadir, with a small redo log
@@ -245,16 +255,28 @@ called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $
 # held with the seed the image brought (made at build): no
 # mariadb-install-db, and one sync before "hold" -- what the boot wrote
 # (its journal) is on the root disk before the guest is saved, not only in
-# its memory (a restored run destroyed early lost the boot's journal)
+# its memory (a restored run destroyed early lost the boot's journal) --
+# and that sync only once the journal holds the agent's start (it asks
+# again, sleeping between, while it does not)
 case=hold-seeded
 run_setup "$case" "FILESYSTEM=ext4
 HOSTNAME=h"
 rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
 mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
   : > "$root/var/lib/vbed-seed/.complete"
-hold_start
-# what it called before its holding loop's first (stubbed) sleep
-before=$(sed '/^sleep /,$d' "$calls" | tr '\n' ';')
+rm -f "$root/agent-started"
+hold_start --no-wait
+# it waits for the agent's line: asked, slept, asked again; no sync yet
+for _ in $(seq 1 50); do [ "$(grep -c '^journalctl ' "$calls")" -ge 2 ] && break; sleep 0.1; done
+[ "$(grep -c '^journalctl -b -q -o cat -u qemu-guest-agent.service$' "$calls")" -ge 2 ] ||
+  { hold_release; fail "$case: it did not ask the journal for the agent's start again while it was missing"; }
+! grep -q '^sync' "$calls" || { hold_release; fail "$case: it synced before the journal held the agent's start"; }
+: > "$root/agent-started"
+for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; sleep 0.1; done
+[ "$(cat "$root/run/vbed/status")" = hold ] ||
+  { hold_release; fail "$case: status '$(cat "$root/run/vbed/status")' once the agent's start was logged, expected hold"; }
+# what it called before its holding loop's first (stubbed) sleep once the line was there
+before=$(sed '/^sleep /d' "$calls" | sed '/^journalctl /d' | tr '\n' ';')
 [ "$before" = "sync (status then: none);" ] ||
   { hold_release; fail "$case: before holding it called '$before', not exactly one sync before 'hold'"; }
 hold_release
