@@ -4,7 +4,7 @@
 #   make deps         install every Debian package vbed needs (root)
 #   make test         build and run all tests: unit (with libvirt's test driver), cli and
 #                     report under ASan + UBSan, then image, guests and experiment (real
-#                     guests: ~31 min under TCG)
+#                     guests: ~28 min under TCG)
 #   make check        the fast tests only (unit, cli, report), after make layers
 #   make layers       orchestrator/'s layers: no include or call upward, no cycle
 #   make check-asan   the fast tests under AddressSanitizer + UBSan
