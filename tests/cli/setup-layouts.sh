@@ -66,17 +66,20 @@ run_setup() {
 
 # hold_start: the root run_setup made, booted to be saved (vbed.hold) with
 # its configuration disk not yet plugged in: vbed-setup in the background
-# ($held) until it says "hold"; hold_release plugs the disk in, waits for
-# it and sets $status
-hold_start() { # [--no-wait]: return at once, not when it holds
+# ($held) until it says "hold" (hold_wait; --no-wait: return at once);
+# hold_release plugs the disk in, waits for it and sets $status
+hold_start() { # [--no-wait]
   mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
   echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
   : > "$calls"
   STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
   held=$!
-  [ "${1:-}" != --no-wait ] || return 0
+  [ "${1:-}" = --no-wait ] || hold_wait ""
+}
+hold_wait() { # WHEN: fails unless vbed-setup says "hold" within 5 s (WHEN ends the message)
   for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
-  [ "$(cat "$root/run/vbed/status")" = hold ] || fail "$case: status '$(cat "$root/run/vbed/status")', expected hold"
+  [ "$(cat "$root/run/vbed/status")" = hold ] ||
+    { [ -z "$1" ] || hold_release; fail "$case: status '$(cat "$root/run/vbed/status")'$1, expected hold"; }
 }
 hold_release() {
   mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
@@ -272,11 +275,9 @@ for _ in $(seq 1 50); do [ "$(grep -c '^journalctl ' "$calls")" -ge 2 ] && break
   { hold_release; fail "$case: it did not ask the journal for the agent's start again while it was missing"; }
 ! grep -q '^sync' "$calls" || { hold_release; fail "$case: it synced before the journal held the agent's start"; }
 : > "$root/agent-started"
-for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; sleep 0.1; done
-[ "$(cat "$root/run/vbed/status")" = hold ] ||
-  { hold_release; fail "$case: status '$(cat "$root/run/vbed/status")' once the agent's start was logged, expected hold"; }
-# what it called before its holding loop's first (stubbed) sleep once the line was there
-before=$(sed '/^sleep /d' "$calls" | sed '/^journalctl /d' | tr '\n' ';')
+hold_wait " once the agent's start was logged"
+# what it called but the journal's questions and the (stubbed) sleeps
+before=$(sed -e '/^sleep /d' -e '/^journalctl /d' "$calls" | tr '\n' ';')
 [ "$before" = "sync (status then: none);" ] ||
   { hold_release; fail "$case: before holding it called '$before', not exactly one sync before 'hold'"; }
 hold_release
