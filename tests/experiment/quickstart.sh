@@ -289,12 +289,26 @@ inner=$(jq -rs '[.[] | select(.metric == "qemu_vcpu_inner_s" or .metric == "qemu
 # statement time x 0.7: -32 % in quickstart-counts' host arm; the verdict
 # itself fails on perturbed recorded runs in unit/test_budget.c) -- and
 # the report's sentence must say what the JSON's verdict is.
+# The states' fit is vbed's reading (each thread read at its own moment,
+# never inside a block I/O wait) and the kernel's counters: the guests'
+# (Debian 12's kernel) came out 3-5 % under their interval in the last CI run,
+# so 2 % over is their bound; the host arm's, on this machine's kernel
+# (6.18), came out -1.6 % to +1.6 % in 8 runs by hand, +3.4 % in a CI run
+# and +3.5 % in a make demo -- and a reader of its own (every 20 ms, not
+# vbed's) found them +0.5 % over 17 s with the thread seen asleep in 4 % of
+# its samples: a few per cent the counters add that no reading removes.
+# The verdict keeps its 2 % (the report says "does not close" and why);
+# this test bounds the host arm's fit at 5 %, which a thread counted twice
+# (+100 %), a wait counted whole at a reading (7.5 % in a CI run before the
+# reading waited for it) or the wrong instant's interval still exceed.
 json=$("$VBED" report --no-html --format=json "$r") || fail "vbed report --format=json failed"
 for arm in $arms; do
   layers=$(echo "$json" | jq -c --arg a "$arm" '.variants[0].arms[] | select(.name == $a) | .layers |
       {closes, tps_check, tps_difference, states_over_interval, other_share}')
-  echo "$layers" | jq -e '.tps_check == "count" and (.tps_difference | fabs) <= 0.02 and .states_over_interval <= 0.02
-      and (.other_share | fabs) <= 0.20' >/dev/null ||
+  fit=0.02
+  [ "$arm" != host ] || fit=0.05
+  echo "$layers" | jq -e --argjson fit "$fit" '.tps_check == "count" and (.tps_difference | fabs) <= 0.02
+      and .states_over_interval <= $fit and (.other_share | fabs) <= 0.20' >/dev/null ||
     fail "arm $arm: the budget's checks: $layers"
   said=$(unwrapped "$out" | grep -E "^  The budget of $arm (closes|does not close): ")
   case $(echo "$layers" | jq -r .closes),$said in
