@@ -66,13 +66,14 @@ run_setup() {
 
 # hold_start: the root run_setup made, booted to be saved (vbed.hold) with
 # its configuration disk not yet plugged in: vbed-setup in the background
-# ($held) until it says "hold" (hold_wait; --no-wait: return at once);
+# ($held; $extra_path, if set, goes first in its PATH) until it says "hold"
+# (hold_wait; --no-wait: return at once);
 # hold_release plugs the disk in, waits for it and sets $status
 hold_start() { # [--no-wait]
   mv "$root/dev/disk/by-id/virtio-vbed-config" "$root/cfg.tar"
   echo "root=/dev/disk/by-id/virtio-vbed-root rw quiet vbed.hold" > "$root/proc/cmdline"
   : > "$calls"
-  STUB_LOG=$calls PATH="$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
+  STUB_LOG=$calls PATH="${extra_path:-}$bin:$PATH" VBED_SETUP_ROOT=$root timeout 60 dash "$setup" > "$root/out" 2>&1 &
   held=$!
   [ "${1:-}" = --no-wait ] || hold_wait ""
 }
@@ -284,4 +285,35 @@ hold_release
 ready
 not_called mariadb-install-db
 [ "$(cat "$root/var/lib/mysql/ibdata1")" = table ] || fail "$case: the seed was not copied into the datadir"
+# and that wait has its bound: a journal that never shows the agent's start
+# holds the guest once 60 s have passed, synced -- never waits forever, nor
+# gives up sooner. Its clock (a date stub) moves 25 s at each reading: the
+# deadline is read at 0 s, then the journal is asked at 25, 50 and 75 s,
+# and the third answer must be the last
+case=hold-agent-never
+run_setup "$case" "FILESYSTEM=ext4
+HOSTNAME=h"
+rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
+mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
+  : > "$root/var/lib/vbed-seed/.complete"
+rm -f "$root/agent-started"
+clock=$VBED_TEST_TMP/clock
+mkdir -p "$clock"
+cat > "$clock/date" <<'EOF'
+#!/bin/sh
+n=$(cat "$VBED_SETUP_ROOT/clock-readings" 2>/dev/null || echo 0)
+echo $((n + 1)) > "$VBED_SETUP_ROOT/clock-readings"
+echo "date $*" >> "$STUB_LOG"
+echo $((1000000 + 25 * n))
+EOF
+chmod +x "$clock/date"
+extra_path=$clock: hold_start
+asked=$(grep -c '^journalctl -b -q -o cat -u qemu-guest-agent.service$' "$calls")
+[ "$asked" -eq 3 ] ||
+  { hold_release; fail "$case: it asked the journal $asked times, not 3 (at 25, 50 and 75 s of its clock: the wait ends once 60 s have passed)"; }
+before=$(sed -e '/^sleep /d' -e '/^journalctl /d' -e '/^date /d' "$calls" | tr '\n' ';')
+[ "$before" = "sync (status then: none);" ] ||
+  { hold_release; fail "$case: before holding it called '$before', not exactly one sync before 'hold'"; }
+hold_release
+ready
 echo "every layout's setup as expected"
