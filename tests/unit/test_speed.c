@@ -7,6 +7,7 @@
 #include "util/monotime.h"
 
 #include <math.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static void median_of_few(void **state)
@@ -29,28 +30,47 @@ static void a_unit_is_cpu_time(void **state)
     assert_true(b > a / 3 && b < 3 * a);
 }
 
+/* CPU seconds this process has used */
+static double process_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec / 1e6;
+}
+
 /* The probe runs a unit per period while the phase lasts and stops when
- * told: over six periods, between 3 and 8 units (the period is made at
- * least twice a unit's time: under ASan, or on a busy machine, a unit takes
- * longer than the 0.1 s it takes here); its median is a unit's CPU time,
- * not the period it slept. Without a probe: NAN and no unit. */
+ * told. How many units a phase holds is the CPU its thread got: beside
+ * other programs fewer than the periods (2 of 6 beside a compile, 1 of 6 in
+ * a CI run whose ASan suites had a third program beside them). So the
+ * phase lasts until the process has used the CPU of the probe's tables
+ * (built once, 0.25 s here) and of twenty units (the test's thread sleeps
+ * meanwhile; at most 30 s): then the probe ran 3 or more units, and at
+ * most one per period (+2): a probe that never sleeps between units runs
+ * twenty in eight periods and fails; one that runs once, or never, uses no
+ * more CPU and fails at 30 s. (The period is made at least twice a unit's
+ * time: under ASan, or on a busy machine, a unit takes longer than the 0.1 s
+ * it takes here.) Its median is a unit's CPU time, not the period it
+ * slept. Without a probe: NAN and no unit. */
 static void probe_samples_the_phase(void **state)
 {
     (void)state;
-    double unit = speed_unit_s(), first = speed_memory_unit_s();
+    double unit = speed_unit_s(), c = process_cpu_s(), first = speed_memory_unit_s();
+    double tables = process_cpu_s() - c - first; /* a memory unit's table, built before it runs */
     /* a period holds a zlib unit and a memory unit, twice over */
     double period = 2 * (unit + first) > 0.1 ? 2 * (unit + first) : 0.1;
+    double cpu0 = process_cpu_s();
     struct speed_probe *p = speed_start(period);
     assert_non_null(p);
     double t0 = monotime_s();
-    usleep((useconds_t)(6 * period * 1e6));
+    while (process_cpu_s() - cpu0 < tables + 20 * (unit + first) && monotime_s() - t0 < 30)
+        usleep((useconds_t)(period / 2 * 1e6));
+    double t1 = monotime_s();
     size_t n;
     double mem;
     double m = speed_stop(p, &n, &mem);
-    assert_true(monotime_s() - t0 < 6 * period + 2); /* stop does not wait for a period */
-    /* 6 periods, 3-8 counted; 2 where the CPU is shared (a compile
-     * beside it starved the probe's thread to 2 of 6 periods) */
-    assert_in_range(n, 2, 8);
+    assert_true(monotime_s() - t1 < 2); /* stop does not wait for a period */
+    assert_in_range(n, 3, (size_t)((t1 - t0) / period) + 2);
     assert_true(m > unit / 3 && m < 3 * unit);
     assert_true(m < period || unit >= 0.03); /* not the sleep between units */
     /* the memory unit ran in every period: a CPU time, not the sleep */
