@@ -80,7 +80,8 @@ hold_start() { # [--no-wait]
 hold_wait() { # WHEN: fails unless vbed-setup says "hold" within 5 s (WHEN ends the message)
   for _ in $(seq 1 50); do [ "$(cat "$root/run/vbed/status" 2>/dev/null)" = hold ] && break; /bin/sleep 0.1; done
   [ "$(cat "$root/run/vbed/status")" = hold ] ||
-    { [ -z "$1" ] || hold_release; fail "$case: status '$(cat "$root/run/vbed/status")'$1, expected hold"; }
+    { if [ -z "$1" ]; then kill "$held" 2>/dev/null; wait "$held" 2>/dev/null; else hold_release; fi
+      fail "$case: status '$(cat "$root/run/vbed/status")'$1, expected hold"; }
 }
 hold_release() {
   mv "$root/cfg.tar" "$root/dev/disk/by-id/virtio-vbed-config"
