@@ -89,6 +89,17 @@ hold_release() {
   status=$(cat "$root/run/vbed/status")
 }
 
+# seeded_root: a root for $case with the seed the image brings (made at
+# build: no datadir yet) and no agent's start in its journal yet
+seeded_root() {
+  run_setup "$case" "FILESYSTEM=ext4
+HOSTNAME=h"
+  rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
+  mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
+    : > "$root/var/lib/vbed-seed/.complete"
+  rm -f "$root/agent-started"
+}
+
 # called TOOL-LINE: the stubs were called with exactly this line ($root for R)
 called() {
   grep -qxF -- "$1" "$calls" && return 0
@@ -264,12 +275,7 @@ called "mkfs.ext4 -q -F -L vbed-data -E lazy_itable_init=0,lazy_journal_init=0 $
 # and that sync only once the journal holds the agent's start (it asks
 # again, sleeping between, while it does not)
 case=hold-seeded
-run_setup "$case" "FILESYSTEM=ext4
-HOSTNAME=h"
-rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
-mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
-  : > "$root/var/lib/vbed-seed/.complete"
-rm -f "$root/agent-started"
+seeded_root
 hold_start --no-wait
 # it waits for the agent's line: asked, slept, asked again; no sync yet
 for _ in $(seq 1 50); do [ "$(grep -c '^journalctl ' "$calls")" -ge 2 ] && break; sleep 0.1; done
@@ -292,12 +298,7 @@ not_called mariadb-install-db
 # deadline is read at 0 s, then the journal is asked at 25, 50 and 75 s,
 # and the third answer must be the last
 case=hold-agent-never
-run_setup "$case" "FILESYSTEM=ext4
-HOSTNAME=h"
-rm -rf "$root/var/lib/mysql" "$root/run/vbed/status"
-mkdir -p "$root/var/lib/vbed-seed" && echo "table" > "$root/var/lib/vbed-seed/ibdata1" &&
-  : > "$root/var/lib/vbed-seed/.complete"
-rm -f "$root/agent-started"
+seeded_root
 clock=$VBED_TEST_TMP/clock
 mkdir -p "$clock"
 cat > "$clock/date" <<'EOF'

@@ -2,12 +2,12 @@
  * median it reports (util/median.h). */
 #include "testutil.h"
 
+#include "hostside/noise.h"
 #include "hostside/speed.h"
 #include "util/median.h"
 #include "util/monotime.h"
 
 #include <math.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 static void median_of_few(void **state)
@@ -30,21 +30,12 @@ static void a_unit_is_cpu_time(void **state)
     assert_true(b > a / 3 && b < 3 * a);
 }
 
-/* CPU seconds this process has used */
-static double process_cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec / 1e6;
-}
-
 /* The probe runs a unit per period while the phase lasts and stops when
  * told. How many units a phase holds is the CPU its thread got: beside
  * other programs fewer than the periods (2 of 6 beside a compile, 1 of 6 in
  * a CI run whose ASan suites had a third program beside them). So the
  * phase lasts until the process has used the CPU of the probe's tables
- * (built once, 0.25 s here) and of twenty units (the test's thread sleeps
+ * (built once, about 0.2 s here) and of twenty units (the test's thread sleeps
  * meanwhile; at most 30 s): then the probe ran 3 or more units, and at
  * most one per period (+2): a probe that never sleeps between units runs
  * twenty in eight periods and fails; one that runs once, or never, uses no
@@ -55,15 +46,15 @@ static double process_cpu_s(void)
 static void probe_samples_the_phase(void **state)
 {
     (void)state;
-    double unit = speed_unit_s(), c = process_cpu_s(), first = speed_memory_unit_s();
-    double tables = process_cpu_s() - c - first; /* a memory unit's table, built before it runs */
+    double unit = speed_unit_s(), c = noise_cpu_self_s(), first = speed_memory_unit_s();
+    double tables = noise_cpu_self_s() - c - first; /* a memory unit's table, built before it runs */
     /* a period holds a zlib unit and a memory unit, twice over */
     double period = 2 * (unit + first) > 0.1 ? 2 * (unit + first) : 0.1;
-    double cpu0 = process_cpu_s();
+    double cpu0 = noise_cpu_self_s();
     struct speed_probe *p = speed_start(period);
     assert_non_null(p);
     double t0 = monotime_s();
-    while (process_cpu_s() - cpu0 < tables + 20 * (unit + first) && monotime_s() - t0 < 30)
+    while (noise_cpu_self_s() - cpu0 < tables + 20 * (unit + first) && monotime_s() - t0 < 30)
         usleep((useconds_t)(period / 2 * 1e6));
     double t1 = monotime_s();
     size_t n;
