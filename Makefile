@@ -32,9 +32,20 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 SANITIZE ?=
 ALL_CFLAGS = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-	-DVBED_DATADIR='"$(DATADIR)"' -DVBED_VERSION='"$(VERSION)"' \
 	$(PKG_CFLAGS) $(CFLAGS) $(SANITIZE)
-ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE) -pthread
+# ccache where the machine has it (make deps installs it): every compile is
+# looked up by its preprocessed source and flags, so a fresh clone (CI's)
+# compiles only what changed: CI's three builds (plain, ASan, fuzz) took
+# 101 s, and now 35 s after a commit (123 s with an empty cache); links
+# are not cached, so the test and fuzz binaries compile to objects first.
+# VBED_CCACHE= turns it off.
+VBED_CCACHE ?= $(shell command -v ccache 2>/dev/null)
+COMPILE = $(VBED_CCACHE) $(CC)
+# gold where the compiler has it: a test binary under ASan (the whole
+# library, with its debug information) links in 0.26 s against bfd's 0.67 s,
+# and a CI build links about 70
+FAST_LD := $(shell $(CC) -fuse-ld=gold -Wl,--version 2>/dev/null | grep -q 'GNU gold' && echo -fuse-ld=gold)
+ALL_LDFLAGS = $(LDFLAGS) $(FAST_LD) $(SANITIZE) -pthread
 LIBS = $(PKG_LIBS) -lm
 
 BUILD ?= build/default
@@ -46,7 +57,7 @@ LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check seeds layers check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
+.PHONY: FORCE all deps test check seeds layers check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
 all: vbed build/vbed.1 build/vbed.bash-completion
@@ -75,14 +86,30 @@ $(BUILD)/libvbed.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+# the version and the data directory only in the one module that holds
+# each: on every compile line, a new commit would make every file one that
+# ccache has not seen. version.o is compiled again when the version changes
+# (the file below changes only then)
+$(BUILD)/obj/util/version.o: ALL_CFLAGS += -DVBED_VERSION='"$(VERSION)"'
+$(BUILD)/obj/util/version.o: $(BUILD)/version.txt
+$(BUILD)/obj/util/paths.o: ALL_CFLAGS += -DVBED_DATADIR='"$(DATADIR)"'
+$(BUILD)/version.txt: FORCE
+	@mkdir -p $(BUILD); echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+FORCE:
+
 $(BUILD)/obj/%.o: orchestrator/%.c $(HDRS) | $(BUILD)/obj
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
+	$(COMPILE) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libvbed.a | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -Iorchestrator -o $@ $< $(WHOLE) $(LIBS) -lcmocka
+# a unit test's object beside the library's, not among the binaries
+# (run-tests.sh runs every test_* there)
+$(BUILD)/unit/%.o: tests/unit/%.c tests/unit/testutil.h $(HDRS) | $(BUILD)/unit
+	$(COMPILE) $(ALL_CFLAGS) -Iorchestrator -c -o $@ $<
 
-$(BUILD)/obj $(BUILD)/tests:
+$(BUILD)/tests/%: $(BUILD)/unit/%.o $(BUILD)/libvbed.a | $(BUILD)/tests
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(WHOLE) $(LIBS) -lcmocka
+
+$(BUILD)/obj $(BUILD)/tests $(BUILD)/unit:
 	mkdir -p $@
 
 test-bins: $(BUILD)/vbed $(TEST_BINS)
@@ -148,15 +175,22 @@ FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 
 FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+# the test and fuzz binaries' objects stay (ccache caches compiles, not links)
+.SECONDARY: $(TEST_SRCS:tests/unit/%.c=$(BUILD)/unit/%.o) $(FUZZ_BINS:%=%.o)
 
 fuzz-bins:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build/fuzz/libvbed.a
 	$(MAKE) $(FUZZ_BINS)
 
-# each target linked on its own (make -j2 links two at a time)
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libvbed.a
-	clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator -o $@ $< \
+# each target linked on its own (make -j2 links two at a time), by bfd: gold
+# links it in half the time but warns a hundred lines a target of ASan's
+# local symbols
+build/fuzz/fuzz_%.o: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(HDRS)
+	@mkdir -p build/fuzz
+	$(VBED_CCACHE) clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -Iorchestrator -c -o $@ $<
+build/fuzz/fuzz_%: build/fuzz/fuzz_%.o build/fuzz/libvbed.a
+	clang $(LDFLAGS) -pthread -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
 		-Wl,--whole-archive build/fuzz/libvbed.a -Wl,--no-whole-archive $(LIBS)
 
 # FUZZ_JOBS targets at a time (one core each)

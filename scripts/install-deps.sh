@@ -10,9 +10,10 @@ set -euo pipefail
 # clang and libclang-rt-14-dev (libFuzzer's runtime, which clang only
 # recommends): make fuzz. groff-base, man-db, bash-completion: the tests of
 # the man page (groff -ww, man -l) and of the completion (with
-# bash-completion's _init_completion and _filedir)
+# bash-completion's _init_completion and _filedir). ccache: a fresh clone
+# compiles only what changed since an earlier build on this machine (Makefile)
 build_pkgs=(
-  gcc make pkg-config
+  gcc make pkg-config ccache
   libvirt-dev libinih-dev libjson-c-dev libxml2-dev
   libguestfs-dev libmariadb-dev libcmocka-dev
   libarchive-dev libgsl-dev libssl-dev zlib1g-dev

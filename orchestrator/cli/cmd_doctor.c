@@ -10,6 +10,7 @@
 #include "util/log.h"
 #include "util/paths.h"
 #include "util/spawn.h"
+#include "util/version.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,10 +22,6 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
 
 enum verdict { V_OK, V_WARN, V_FAIL };
 
@@ -271,9 +268,9 @@ static void check_remote_host(struct doctor *d, const char *uri)
         if (vrc < 0)
             report(d, V_FAIL, "helper", "install vbed on that host (in root's PATH, or set $VBED_REMOTE_VBED)",
                    "'vbed host version' does not answer on %s over ssh", u->label);
-        else if (strcmp(version, VBED_VERSION) != 0)
+        else if (strcmp(version, vbed_version()) != 0)
             report(d, V_WARN, "helper", "install the same vbed on both machines",
-                   "vbed %s on %s, %s here", version, u->label, VBED_VERSION);
+                   "vbed %s on %s, %s here", version, u->label, vbed_version());
         else
             report(d, V_OK, "helper", NULL, "vbed host %s answers on %s over ssh", version, u->label);
         if (vrc == 0) {

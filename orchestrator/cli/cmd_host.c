@@ -25,6 +25,7 @@
 #include "util/log.h"
 #include "util/signals.h"
 #include "util/textfile.h"
+#include "util/version.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -36,10 +37,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/sysmacros.h>
-
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
 
 void cmd_host_usage(FILE *out)
 {
@@ -109,7 +106,7 @@ int cmd_host(struct cli_ctx *ctx, int argc, char **argv)
     json_object *o;
     if (strcmp(what, "version") == 0) {
         o = hostside_reply_new();
-        json_object_object_add(o, "version", json_object_new_string(VBED_VERSION));
+        json_object_object_add(o, "version", json_object_new_string(vbed_version()));
         json_object_object_add(o, "drop_caches",
                                json_object_new_boolean(access("/proc/sys/vm/drop_caches", W_OK) == 0));
         char boot[64];

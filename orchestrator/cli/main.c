@@ -5,13 +5,10 @@
 #include "virt/hypervisor.h"
 #include "util/log.h"
 #include "util/paths.h"
+#include "util/version.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
 
 static const struct cmd_entry cmd_table[] = {
     {"run", "[options] SCENARIO", "run a scenario: guests, host arm, sysbench, results", cmd_run,
@@ -58,7 +55,7 @@ int main(int argc, char **argv)
             log_set_level(LOG_QUIET);
             break;
         case 'V':
-            printf("vbed %s\n", VBED_VERSION);
+            printf("vbed %s\n", vbed_version());
             return EXIT_OK;
         case 'h':
             cli_print_usage(stdout, cmd_table);

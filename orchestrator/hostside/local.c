@@ -6,10 +6,7 @@
 #include "util/log.h"
 #include "util/procfs.h"
 #include "util/textfile.h"
-
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
+#include "util/version.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +62,7 @@ static int proc_stat(struct hostside *h, struct cpu_times *c)
 static int version(struct hostside *h, char *buf, size_t len, bool *drop)
 {
     (void)h;
-    snprintf(buf, len, "%s", VBED_VERSION);
+    snprintf(buf, len, "%s", vbed_version());
     if (drop)
         *drop = access("/proc/sys/vm/drop_caches", W_OK) == 0;
     return 0;

@@ -13,6 +13,7 @@
 #include "image/archive.h"
 #include "image/cache.h"
 #include "util/monotime.h"
+#include "util/version.h"
 #include "util/xalloc.h"
 
 #include "image/aptsources.h"
@@ -36,10 +37,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
 
 struct build {
     const struct recipe *r;
@@ -366,7 +363,7 @@ static int write_manifest(struct build *b, const struct image_info *info, json_o
     json_object_object_add(m, "built_at", json_object_new_string(when));
     json_object_object_add(m, "build_seconds", json_object_new_double(seconds));
     json_object_object_add(m, "builder_version", json_object_new_int(RECIPE_BUILDER_VERSION));
-    json_object_object_add(m, "vbed_version", json_object_new_string(VBED_VERSION));
+    json_object_object_add(m, "vbed_version", json_object_new_string(vbed_version()));
     json_object *sz = json_object_new_object();
     json_object_object_add(sz, "tree_bytes", json_object_new_int64(sizes[0]));
     json_object_object_add(sz, "root_qcow2_bytes", json_object_new_int64(sizes[1]));

@@ -1,5 +1,6 @@
 /* meta.c: meta.json (see meta.h). */
 #include "results/meta.h"
+#include "util/version.h"
 #include "util/xalloc.h"
 
 #include "util/hash.h"
@@ -16,10 +17,6 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
 
 struct meta {
     json_object *root;
@@ -92,8 +89,8 @@ struct meta *meta_create(const char *results_dir, const struct plan *p)
     }
     m->root = json_object_new_object();
     json_object *r = m->root;
-    json_object_object_add(r, "vbed_version", json_object_new_string(VBED_VERSION));
-    json_object_object_add(r, "git_describe", json_object_new_string(VBED_VERSION));
+    json_object_object_add(r, "vbed_version", json_object_new_string(vbed_version()));
+    json_object_object_add(r, "git_describe", json_object_new_string(vbed_version()));
     json_object_object_add(r, "status", json_object_new_string("running"));
     json_object *scn = json_object_new_object();
     json_object_object_add(scn, "name", json_object_new_string(p->scn->name));

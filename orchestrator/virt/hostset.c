@@ -1,13 +1,10 @@
 /* hostset.c: the hosts of a plan (see hostset.h). */
 #include "virt/hostset.h"
 
-#ifndef VBED_VERSION
-#define VBED_VERSION "0.1"
-#endif
-
 #include "util/log.h"
 #include "util/monotime.h"
 #include "util/signals.h"
+#include "util/version.h"
 #include "util/xalloc.h"
 
 #include <pthread.h>
@@ -99,9 +96,9 @@ static int helper_answers(struct hostside *hs, const char *label, const char *ki
                   label, kind, who);
         return -1;
     }
-    if (strcmp(version, VBED_VERSION) != 0)
+    if (strcmp(version, vbed_version()) != 0)
         log_warn("host '%s': its vbed helper is version %s, this vbed is %s", label, version,
-                 VBED_VERSION);
+                 vbed_version());
     return 0;
 }
 
