@@ -71,12 +71,12 @@ for i in "${!LAYERS[@]}"; do
   done
 done
 
-# includes: "from to" per line, modules as folder/name
-( cd "$src" && for f in */*.[ch]; do
-    awk -v m="${f%.*}" '/^[ \t]*#[ \t]*include[ \t]*"/ {
-        t = $0; sub(/^[^"]*"/, "", t); sub(/".*$/, "", t); sub(/\.h$/, "", t)
-        if (t != m) print m, t }' "$f"
-  done ) > "$tmp/includes"
+# includes: "from to" per line, modules as folder/name (one awk for all the
+# files: one a file took 3 s of the 4 here)
+( cd "$src" && awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
+      m = FILENAME; sub(/\.[^.\/]*$/, "", m)
+      t = $0; sub(/^[^"]*"/, "", t); sub(/".*$/, "", t); sub(/\.h$/, "", t)
+      if (t != m) print m, t }' */*.[ch] ) > "$tmp/includes"
 
 # calls: the object that needs a symbol -> the object that defines it
 have_obj=0
