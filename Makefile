@@ -31,7 +31,9 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CC ?= cc
 CFLAGS ?= -O2 -g
 SANITIZE ?=
-ALL_CFLAGS = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
+# (the checkout's directory mapped to "." in the debug information: ccache
+# then finds a compile of another clone's -- CI clones afresh)
+ALL_CFLAGS = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -fdebug-prefix-map=$(CURDIR)=. \
 	$(PKG_CFLAGS) $(CFLAGS) $(SANITIZE)
 # ccache where the machine has it (make deps installs it): every compile is
 # looked up by its preprocessed source and flags, so a fresh clone (CI's)
