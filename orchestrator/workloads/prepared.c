@@ -49,6 +49,11 @@ static double pays_from(const char *loaded)
     return strcmp(loaded, "host arm") == 0 ? PREPARED_PAYS_HOST_S : PREPARED_PAYS_S;
 }
 
+bool prepared_pays(const struct run_config *cfg, const char *loaded_in, double load_s)
+{
+    return cfg->prepare != PREPARE_AUTO || load_s >= pays_from(loaded_in);
+}
+
 void prepared_key(const struct run_config *cfg, const char *version, const char *page_size,
                   char key[65])
 {
@@ -284,7 +289,7 @@ int prepared_lookup(const struct target *t, const struct run_config *cfg, struct
         json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
         ps->uncompressed = json_object_get_int64(v);
     json_object_put(m);
-    if (cfg->prepare == PREPARE_AUTO && !(load_s >= pays_from(ps->from))) {
+    if (!prepared_pays(cfg, ps->from, load_s)) {
         snprintf(why, whylen, "they loaded in %.1f s in the %s, a copy pays from %.0f s there "
                  "(prepare = auto)", load_s, ps->from, pays_from(ps->from));
         return 1;
@@ -692,7 +697,7 @@ void prepared_save(struct wl_job *j, struct prepared_server *ps, double load_s)
     const struct run_config *cfg = j->cfg;
     bool by_server = target_can_export_tables(t);
     if (!t->prepared_dir[0] || !(by_server || target_can_copy_files(t)) || cfg->tables < 1 ||
-        (cfg->prepare == PREPARE_AUTO && load_s < pays_from(loaded_in(t))))
+        !prepared_pays(cfg, loaded_in(t), load_s))
         return;
     /* a guest's files come through its agent byte by byte: a page-compressed
      * table would lose its holes (extents.h), and its copies would not be

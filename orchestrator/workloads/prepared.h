@@ -105,6 +105,12 @@ int prepared_lookup(const struct target *t, const struct run_config *cfg, struct
  * (the tables may be left discarded: the caller drops sbtest and loads). */
 int prepared_import(struct wl_job *j, const struct prepared_server *ps, char *why, size_t whylen);
 
+/* Whether a copy of tables that loaded in load_s seconds in a target that
+ * loaded_in names ("host arm", else a guest) is worth keeping and taking:
+ * with prepare = auto, from PREPARED_PAYS_HOST_S or PREPARED_PAYS_S of
+ * loading (an unknown time never pays); with prepare = copy, always. */
+bool prepared_pays(const struct run_config *cfg, const char *loaded_in, double load_s);
+
 /* After j's target loaded the tables in load_s seconds (ps: what
  * prepared_find asked, or key "" to ask now): leave a copy for
  * the next guest, unless one is there (or, with prepare = auto, loading
