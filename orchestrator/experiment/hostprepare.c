@@ -104,14 +104,16 @@ void hostprepare_run(struct runner *r)
         bool kept = hostload_cached(prepared, cfg, version);
         if (kept)
             log_info("host-prepare: the guests' tables are ready in %.1f s (key %.12s)", took, key);
-        else if (!signals_interrupted() && loaded == 0 && !prepared_pays(cfg, "host arm", load_s))
-            /* the rule, not a failure: every guest loads (and, past
-             * PREPARED_PAYS_S, keeps a copy for the run's later guests) */
-            log_info("host-prepare: no copy kept: the tables loaded in %.1f s here, and prepare = auto "
-                     "copies from %.0f s of loading; the guests load them",
-                     load_s, PREPARED_PAYS_HOST_S);
-        else if (!signals_interrupted())
-            log_warn("host-prepare: no copy of the tables was kept; the first guest loads them");
+        else if (!signals_interrupted()) {
+            /* below the rule's time, not a failure: every guest loads (and,
+             * past PREPARED_PAYS_S, keeps a copy for the run's later guests) */
+            if (loaded == 0 && !prepared_pays(cfg, "host arm", load_s))
+                log_info("host-prepare: no copy kept: the tables loaded in %.1f s here, and prepare = "
+                         "auto copies from %.0f s of loading; the guests load them",
+                         load_s, PREPARED_PAYS_HOST_S);
+            else
+                log_warn("host-prepare: no copy of the tables was kept; the first guest loads them");
+        }
         json_object *o = json_object_new_object();
         json_object_object_add(o, "key", json_object_new_string(key));
         json_object_object_add(o, "tables", json_object_new_int64(cfg->tables));
