@@ -38,10 +38,6 @@ while [ $# -gt 0 ]; do
 done
 [ -d "$src" ] || { echo "layers: no source tree '$src'" >&2; exit 2; }
 
-rank_of() { # FOLDER -> its index in LAYERS, or nothing
-  local i
-  for i in "${!LAYERS[@]}"; do [ "${LAYERS[$i]}" = "$1" ] && { echo "$i"; return; }; done
-}
 declare -A RANK
 for i in "${!LAYERS[@]}"; do RANK[${LAYERS[$i]}]=$i; done
 
