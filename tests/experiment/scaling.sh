@@ -77,10 +77,17 @@ for v in 1 2; do
   arm=$(jq -r --argjson v $v 'select(.metric == "tps_arm" and .labels.variants == [$v]) | .value' "$s")
   # the common window recomputed from the intervals: it starts when the last
   # guest's measure phase started and lasts measure_window_s; each guest's
-  # mean over the intervals wholly inside it, summed
-  sum=$(V=$v S=$s python3 - <<'PY'
+  # mean over the intervals wholly inside it, summed. An interval's length
+  # is the run's report_interval (meta.json), not the gap between two `t`s:
+  # a report more than half an interval late under TCG prints the same
+  # whole second twice (sysbench rounds t), and a gap of 0 there once let
+  # the first interval in (CI: 54.07 against 55.15)
+  step=$(jq -r --argjson v $v '[.runs[] | select(.variants == [$v]) | .config.report_interval][0]' "$m")
+  [[ $step =~ ^[0-9]+s$ ]] || fail "variant $v: report_interval '$step' in meta.json"
+  sum=$(V=$v S=$s STEP=${step%s} python3 - <<'PY'
 import json, os, collections
 v = int(os.environ["V"])
+step = float(os.environ["STEP"])
 iv = collections.defaultdict(list)
 window = None
 for line in open(os.environ["S"]):
@@ -93,7 +100,6 @@ for line in open(os.environ["S"]):
         t = o["labels"]["t"]
         iv[o["labels"]["guest"]].append((o["timestamp"] - t, t, o["value"]))
 start = {g: x[0][0] for g, x in iv.items()}
-step = min(b[1] - a[1] for x in iv.values() for a, b in zip(x, x[1:]))
 ws = max(start.values())
 we = ws + window
 total = 0
