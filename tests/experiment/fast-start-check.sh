@@ -93,10 +93,12 @@ PY
 # process's CPU per transaction 21-32 ms against 24-39), 1.442, 0.885,
 # 1.046 in CI's run of 2b936b7, 0.990, 0.679, 1.019 in a run with 10 s of
 # warm-up, and CI's run of f0a23b3 failed Welch's
-# test of the arms' means at +28 % +- 11 %. Whether that is the start or
-# the noise is open (the live XMLs differ in vbed.hold on the kernel
-# command line and PCI slots only; the host's speed gauge did not follow
-# it). What it catches depends on the repeats' spread: with one guest a
+# test of the arms' means at +28 % +- 11 %. The live XMLs differ in
+# vbed.hold on the kernel command line and PCI slots only, and the host's
+# speed gauge did not follow it. The 16 pairs on record since (those runs,
+# CI's of 0fea9ee: 0.908 0.643 1.166, and the first with two guests a run:
+# 0.939 1.495 0.766 0.589) give 0.97, 95 % CI 0.84-1.12: no start effect
+# shows beyond the noise (f0a23b3's pairs are not on record). What it catches depends on the repeats' spread: with one guest a
 # run, at the first run's, a restored arm planted at 1.8 times failed (CI
 # 1.87-2.33); at CI's, only beyond about 2.5 times. With two guests a run,
 # at the first run's spread (pairs 0.589-1.495), planted at 3 times it
