@@ -96,6 +96,9 @@ static int start_one(struct guest_run *gr, size_t i, const struct ready_state *r
     struct domain_spec spec;
     layout_domain_spec(&spec, &g->lay, &h->im, cfg, run->guest_virt_type[i], r->img.cmdline);
     int *pins = NULL;
+    char cpuset[40];
+    placement_guest_cpuset(&r->placement, cpuset, sizeof(cpuset));
+    spec.cpuset = cpuset;
     if (r->placement.pin) {
         pins = xcalloc((size_t)cfg->vcpus, sizeof(int));
         for (int v = 0; v < cfg->vcpus; v++)
@@ -260,16 +263,17 @@ static void record_placement(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
     const struct run_config *cfg = &gr->run->sp->cfg;
-    bool applied = r->placement.pin;
+    bool applied = r->placement.pin, look = applied || r->placement.confined;
     char why[512] = "";
-    for (size_t i = 0; applied && i < gr->n; i++) {
+    for (size_t i = 0; look && i < gr->n; i++) {
         char diff[256];
         if (placement_verify_guest(gr->guests[i].dom, &r->placement, cfg, gr->guests[i].n, diff,
                                    sizeof(diff)) < 0) {
-            applied = false;
-            snprintf(why, sizeof(why), "pinning requested but not applied: %s: %s",
-                     gr->guests[i].lay.name, diff);
-            log_warn("run %s: %s; the run goes on unpinned and is recorded so", gr->run->runid, why);
+            look = applied = false;
+            snprintf(why, sizeof(why), "%s requested but not applied: %s: %s",
+                     r->placement.pin ? "pinning" : "vbed's CPUs", gr->guests[i].lay.name, diff);
+            log_warn("run %s: %s; the run goes on %s and is recorded so", gr->run->runid, why,
+                     r->placement.pin ? "unpinned" : "with its guests beyond vbed's CPUs");
         }
     }
     json_object_object_add(gr->run->meta_run, "placement",

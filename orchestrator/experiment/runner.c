@@ -192,7 +192,7 @@ static int setup(struct runner *r)
         log_info("placement: vbed may run on CPUs %s of the host's %ld (its affinity): it places "
                  "there",
                  wtext, online);
-    placement_decide(r->plan, win.first, win.count, &r->placement);
+    placement_decide(r->plan, &win, &r->placement);
     if (r->placement.pin || g->pin == PIN_NONE)
         log_info("placement: %s", r->placement.reason);
     else

@@ -180,7 +180,11 @@ static int write_domain(xmlTextWriterPtr w, const struct domain_spec *s)
     XO(xo_text(w, num));
     XO(xo_end(w));
     snprintf(num, sizeof(num), "%lld", s->vcpus);
-    XO(xo_text_el(w, "vcpu", num));
+    XO(xo_start(w, "vcpu"));
+    if (s->cpuset && *s->cpuset)
+        XO(xo_attr(w, "cpuset", s->cpuset));
+    XO(xo_text(w, num));
+    XO(xo_end(w));
     if (s->vcpu_pin || s->emulator_pin >= 0) {
         XO(xo_start(w, "cputune"));
         for (long long v = 0; s->vcpu_pin && v < s->vcpus; v++) {

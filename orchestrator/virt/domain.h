@@ -31,6 +31,8 @@ struct domain_spec {
     const char *console_log; /* file that receives the serial console */
     const int *vcpu_pin;    /* host CPU of each vCPU (placement.h); NULL: not pinned */
     int emulator_pin;       /* host CPU of the emulator threads; -1: not pinned */
+    const char *cpuset;     /* the host CPUs its threads may use at all, pinned or not
+                               (<vcpu cpuset>, placement_guest_cpuset); NULL or "": any */
     const char *session;    /* owner, in <metadata> (DOMAIN_OWNER_NS); NULL: none */
     const char *machine;    /* the machine whose session made it (session.h) */
     bool plugged_later;     /* the data and configuration disks are not in the domain's

@@ -8,24 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ", CPUs 2-3" where the window does not start at the host's first CPU */
-static void window_text(long first, long online, char *buf, size_t len)
+/* ", CPUs 2-3" where the window is narrower than the host */
+static void window_text(const struct cpuwindow *w, char *buf, size_t len)
 {
     char range[40];
-    cpuwindow_text(&(struct cpuwindow){.first = first, .count = online}, range, sizeof(range));
-    if (first == 0)
+    cpuwindow_text(w, range, sizeof(range));
+    if (w->all)
         buf[0] = '\0';
     else
-        snprintf(buf, len, ", CPU%s %s", online == 1 ? "" : "s", range);
+        snprintf(buf, len, ", CPU%s %s", w->count == 1 ? "" : "s", range);
 }
 
-void placement_decide(const struct plan *p, long first, long online, struct placement *out)
+void placement_decide(const struct plan *p, const struct cpuwindow *w, struct placement *out)
 {
-    *out = (struct placement){.first = first, .online = online};
-    char win[64];
-    window_text(first, online, win, sizeof(win));
+    long first = w->first, online = w->count;
+    *out = (struct placement){.first = first, .online = online, .confined = !w->all};
+    char win[64], where[64];
+    window_text(w, win, sizeof(win));
+    /* what unpinned threads share: the window's CPUs where it is narrower */
+    if (out->confined) {
+        char range[40];
+        cpuwindow_text(w, range, sizeof(range));
+        snprintf(where, sizeof(where), "vbed's CPU%s (%s)", online == 1 ? "" : "s", range);
+    } else {
+        snprintf(where, sizeof(where), "all CPUs");
+    }
     if (p->global.pin == PIN_NONE) {
-        snprintf(out->reason, sizeof(out->reason), "pin = none");
+        snprintf(out->reason, sizeof(out->reason), "pin = none%s%s", out->confined ? ": the guests share " : "",
+                 out->confined ? where : "");
         return;
     }
     long long need = 0, need_vcpus = 0;
@@ -49,15 +59,26 @@ void placement_decide(const struct plan *p, long first, long online, struct plac
         out->pin = true;
         snprintf(out->reason, sizeof(out->reason),
                  "pin = auto: every guest's vCPUs on host CPUs of their own (%lld of %ld CPUs at "
-                 "most%s); the emulator threads share all CPUs, as the largest arm would need %lld "
+                 "most%s); the emulator threads share %s, as the largest arm would need %lld "
                  "for them to have their own",
-                 need_vcpus, online, win, need);
+                 need_vcpus, online, win, where, need);
     } else {
         snprintf(out->reason, sizeof(out->reason),
                  "pin = auto, but the largest arm has %lld vCPUs and this host %ld CPUs%s: "
-                 "nothing is pinned, the guests share the host's CPUs",
-                 need_vcpus, online, first ? " for vbed" : "");
+                 "nothing is pinned, the guests share %s",
+                 need_vcpus, online, out->confined ? " for vbed" : "",
+                 out->confined ? where : "the host's CPUs");
     }
+}
+
+void placement_guest_cpuset(const struct placement *pl, char *buf, size_t len)
+{
+    if (!pl->confined) {
+        if (len)
+            buf[0] = '\0';
+        return;
+    }
+    cpuwindow_text(&(struct cpuwindow){.first = pl->first, .count = pl->online}, buf, len);
 }
 
 /* CPUs a guest takes: its vCPUs, and one for its emulators when pinned */
@@ -93,12 +114,18 @@ static void map_text(const unsigned char *map, int maplen, char *buf, size_t len
                                      used ? "," : "", c);
 }
 
-static bool map_is_only(const unsigned char *map, int maplen, int cpu)
+/* the map holds CPUs first .. first+count-1 and no other */
+static bool map_is(const unsigned char *map, int maplen, long first, long count)
 {
     for (int c = 0; c < maplen * 8; c++)
-        if (!!VIR_CPU_USABLE(map, maplen, 0, c) != (c == cpu))
+        if (!!VIR_CPU_USABLE(map, maplen, 0, c) != (c >= first && c < first + count))
             return false;
     return true;
+}
+
+static bool map_is_only(const unsigned char *map, int maplen, int cpu)
+{
+    return map_is(map, maplen, cpu, 1);
 }
 
 int placement_verify_guest(virDomainPtr dom, const struct placement *pl,
@@ -123,23 +150,35 @@ int placement_verify_guest(virDomainPtr dom, const struct placement *pl,
         snprintf(why, len, "libvirt reports %d of %d vCPUs' affinity", got < 0 ? 0 : got, nv);
         rc = -1;
     }
+    char win[40];
+    placement_guest_cpuset(pl, win, sizeof(win));
     for (int v = 0; rc == 0 && v < nv; v++) {
-        int want = placement_vcpu_cpu(pl, cfg, n, v);
         const unsigned char *m = VIR_GET_CPUMAP(maps, maplen, v);
-        if (!map_is_only(m, maplen, want)) {
+        int want = placement_vcpu_cpu(pl, cfg, n, v);
+        bool ok = pl->pin ? map_is_only(m, maplen, want)
+                          : !pl->confined || map_is(m, maplen, pl->first, pl->online);
+        if (!ok) {
             map_text(m, maplen, have, sizeof(have));
-            snprintf(why, len, "vCPU %d runs on host CPUs %s, not on CPU %d", v, have, want);
+            if (pl->pin)
+                snprintf(why, len, "vCPU %d runs on host CPUs %s, not on CPU %d", v, have, want);
+            else
+                snprintf(why, len, "vCPU %d runs on host CPUs %s, not on vbed's CPUs %s", v, have, win);
             rc = -1;
         }
     }
-    if (rc == 0 && pl->emulators) {
+    if (rc == 0 && (pl->emulators || pl->confined)) {
         int want = placement_emulator_cpu(pl, cfg, n);
         if (virDomainGetEmulatorPinInfo(dom, emu, maplen, VIR_DOMAIN_AFFECT_LIVE) < 0) {
             snprintf(why, len, "libvirt cannot report the emulator threads' pinning");
             rc = -1;
-        } else if (!map_is_only(emu, maplen, want)) {
+        } else if (pl->emulators ? !map_is_only(emu, maplen, want)
+                                 : !map_is(emu, maplen, pl->first, pl->online)) {
             map_text(emu, maplen, have, sizeof(have));
-            snprintf(why, len, "the emulator threads run on host CPUs %s, not on CPU %d", have, want);
+            if (pl->emulators)
+                snprintf(why, len, "the emulator threads run on host CPUs %s, not on CPU %d", have, want);
+            else
+                snprintf(why, len, "the emulator threads run on host CPUs %s, not on vbed's CPUs %s",
+                         have, win);
             rc = -1;
         }
     }
@@ -156,6 +195,11 @@ json_object *placement_json_guests(const struct placement *pl, const struct run_
     json_object_object_add(o, "pin", json_object_new_string(pl->pin ? "auto" : "none"));
     json_object_object_add(o, "applied", json_object_new_boolean(applied));
     json_object_object_add(o, "reason", json_object_new_string(why && *why ? why : pl->reason));
+    if (pl->confined) {
+        char win[40];
+        placement_guest_cpuset(pl, win, sizeof(win));
+        json_object_object_add(o, "cpuset", json_object_new_string(win));
+    }
     if (pl->pin) {
         json_object_object_add(o, "emulators", json_object_new_boolean(pl->emulators));
         json_object *arr = json_object_new_array();

@@ -7,6 +7,7 @@
 #   and MariaDB answered in each (its version);
 #   at once: their start-to-ready spans overlap (guest_start's started_at and
 #   ready_at), and their measure phases started within a second;
+#   beside another test, on one CPU: the guests kept to it (placement);
 #   drop_caches: the host's page cache after the drop is smaller than before
 #   (host_cached_*_drop_bytes), in every run;
 #   scaling: one tps_arm per variant and one tps per guest (1, then 2), the
@@ -51,6 +52,18 @@ for g in 1 2; do
 done
 expect_rc 0 "$VBED" image list
 contains "$out" "+ saved ready guest" || fail "vbed image list does not show the saved ready guest"
+
+# beside another test (run-tests.sh: taskset, a CPU of its own) the two
+# guests cannot both be pinned, and stay on that CPU all the same: each
+# guest run's placement names it as the guests' cpuset, read back from the
+# running guests (vCPUs and emulator threads; a mismatch says "not applied")
+if [ "$(nproc)" -lt "$(nproc --all)" ]; then
+  mine=$(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[0] if len(c) == 1 else "%d-%d" % (c[0], c[-1]))')
+  jq -e --arg c "$mine" '[.runs[].placement | .cpuset == $c and (.reason | test("not applied") | not)] |
+                         length == 2 and all' "$m" >/dev/null ||
+    fail "the guests did not stay on this test's CPUs ($mine): $(jq -c '[.runs[].placement]' "$m")"
+  echo "placement: both runs' guests kept to CPU(s) $mine"
+fi
 
 # at once
 jq -e '.runs[1].guest_start | (map(.started_at) | max) < (map(.ready_at) | min)' "$m" >/dev/null ||
