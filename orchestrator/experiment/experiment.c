@@ -83,11 +83,16 @@ static int probes_after_one(struct wl_job *j)
 }
 
 /* The readings inside the measure phase (probes_during): a thread per
- * target sleeps until instant 0, a little after the measured program
- * started, and instant 1, a little before it ends -- each EXPERIMENT_DURING
- * after the start or before the end (at least 5 s: a guest's program
- * starts through its agent, and its threads and connections need a moment)
- * -- and reads the target's probes if its program still runs. The probes
+ * target waits until its measured program started, then sleeps until
+ * instant 0, a little after that start, and instant 1, a little before it
+ * ends -- each EXPERIMENT_DURING after the start or before the end (at
+ * least 5 s: a guest's program starts through its agent, and its threads
+ * and connections need a moment) -- and reads the target's probes if its
+ * program still runs. The instants count from the target's own start, not
+ * from the phase's: counted from the phase's, a guest whose program had not
+ * started by the first instant lost its readings without a word (CI: one
+ * of quickstart's seven servers, its start 0.38 s after its neighbour's).
+ * A reading not taken says why. The probes
  * that need nothing of the workload's connections (the tasks scan) read
  * instant 0 EXPERIMENT_DURING_AHEAD_S earlier (at most half the margin),
  * so that their work falls before the chain's interval without taking the
@@ -99,33 +104,73 @@ static int probes_after_one(struct wl_job *j)
 
 struct during {
     struct probe_target *pt;
-    double start, ahead, at[2]; /* monotonic seconds */
+    double ahead, at[2]; /* seconds after the target's program started */
+    double measure_s;
     int *stop;           /* set (atomically) when the measure phase ended */
     pthread_t th;
     bool started;
 };
 
+static bool during_over(const struct during *d)
+{
+    return __atomic_load_n(d->stop, __ATOMIC_ACQUIRE) || signals_interrupted();
+}
+
+static void during_nap(void)
+{
+    struct timespec ts = {0, 50 * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* a reading that will not be taken, and why (not when the phase is over:
+ * the target's own failure, or the interruption, says enough) */
+static void during_missed(const struct during *d, const char *which, const char *why)
+{
+    if (!during_over(d))
+        log_warn("%s: the readings during the measure phase (the chain's states, "
+                 "performance_schema) stop before %s: %s",
+                 d->pt->t->name, which, why);
+}
+
 /* sleep until monotonic time t; false if the phase ended or vbed is
  * interrupted first, or the target's program no longer runs */
-static bool during_wait(const struct during *d, double t)
+static bool during_wait(const struct during *d, double t, const char *which)
 {
     while (monotime_s() < t) {
-        if (__atomic_load_n(d->stop, __ATOMIC_ACQUIRE) || signals_interrupted())
+        if (during_over(d))
             return false;
-        struct timespec ts = {0, 50 * 1000000L};
-        nanosleep(&ts, NULL);
+        during_nap();
     }
-    return target_program_pid(d->pt->t) > 0; /* else it ended (or failed) early */
+    if (target_program_pid(d->pt->t) > 0)
+        return true;
+    during_missed(d, which, "its program no longer runs");
+    return false;
 }
 
 static void *during_main(void *arg)
 {
     struct during *d = arg;
-    if (!during_wait(d, d->ahead))
+    /* its program's start (the pid known), at most half the phase late */
+    double t0 = monotime_s();
+    while (target_program_pid(d->pt->t) <= 0) {
+        if (during_over(d))
+            return NULL;
+        if (monotime_s() - t0 > d->measure_s / 2) {
+            during_missed(d, "instant 0", "its program had not started half the phase in");
+            return NULL;
+        }
+        during_nap();
+    }
+    double base = monotime_s();
+    if (base - t0 > 1)
+        log_info("%s: its program started %.1f s into the measure phase: the readings count from "
+                 "there",
+                 d->pt->t->name, base - t0);
+    if (!during_wait(d, base + d->ahead, "instant 0"))
         return NULL;
     probes_during_ahead(d->pt);
     for (int k = 0; k < 2; k++) {
-        if (!during_wait(d, d->at[k]))
+        if (!during_wait(d, base + d->at[k], k ? "instant 1" : "instant 0"))
             return NULL;
         probes_during(d->pt, k);
     }
@@ -143,11 +188,10 @@ static struct during *during_start(struct probe_target *pt, size_t n, double mea
         return NULL;
     }
     struct during *d = xcalloc(n, sizeof(*d));
-    double now = monotime_s();
     for (size_t i = 0; i < n; i++) {
-        d[i] = (struct during){.pt = &pt[i], .start = now,
-                               .ahead = now + margin - fmin(EXPERIMENT_DURING_AHEAD_S, margin / 2),
-                               .at = {now + margin, now + measure_s - margin}, .stop = stop};
+        d[i] = (struct during){.pt = &pt[i], .measure_s = measure_s,
+                               .ahead = margin - fmin(EXPERIMENT_DURING_AHEAD_S, margin / 2),
+                               .at = {margin, measure_s - margin}, .stop = stop};
         d[i].started = pthread_create(&d[i].th, NULL, during_main, &d[i]) == 0;
     }
     return d;

@@ -328,8 +328,11 @@ static void during(struct probe_target *pt, void *state, int k)
         return;
     if (k == 0) {
         st->pid = target_program_pid(pt->t);
-        if (st->pid <= 0)
+        if (st->pid <= 0) {
+            log_warn("%s: its program ended before the chain's first reading: not recorded",
+                     pt->t->name);
             return;
+        }
         struct sql_result r = {0};
         int n = -1;
         if (sql_query(pt->t->sql,
@@ -453,8 +456,11 @@ static void record(struct probe_target *pt, void *state, struct samples *s, bool
     double interval = isfinite(own) && st->n_server > 0
                           ? own / (double)st->n_server
                           : (b->uptime_first + b->uptime_last) / 2 - (a->uptime_first + a->uptime_last) / 2;
-    if (!(interval > 0))
+    if (!(interval > 0)) {
+        log_warn("%s: the chain's two readings are %.3f s apart in the target's own time: not recorded",
+                 pt->t->name, interval);
         return;
+    }
     double spread = fmax(a->uptime_last - a->uptime_first, b->uptime_last - b->uptime_first);
     const struct {
         const char *name, *unit;
