@@ -156,7 +156,7 @@ static void *during_main(void *arg)
         if (during_over(d))
             return NULL;
         if (monotime_s() - t0 > d->measure_s / 2) {
-            during_missed(d, "instant 0", "its program had not started half the phase in");
+            during_missed(d, "instant 0", "its program did not run in the phase's first half");
             return NULL;
         }
         during_nap();

@@ -263,7 +263,7 @@ static void record_placement(struct guest_run *gr)
 {
     struct runner *r = gr->run->r;
     const struct run_config *cfg = &gr->run->sp->cfg;
-    bool applied = r->placement.pin, look = applied || r->placement.confined;
+    bool applied = r->placement.pin, look = applied || placement_confined(&r->placement);
     char why[512] = "";
     for (size_t i = 0; look && i < gr->n; i++) {
         char diff[256];

@@ -8,34 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ", CPUs 2-3" where the window is narrower than the host */
-static void window_text(const struct cpuwindow *w, char *buf, size_t len)
-{
-    char range[40];
-    cpuwindow_text(w, range, sizeof(range));
-    if (w->all)
-        buf[0] = '\0';
-    else
-        snprintf(buf, len, ", CPU%s %s", w->count == 1 ? "" : "s", range);
-}
-
 void placement_decide(const struct plan *p, const struct cpuwindow *w, struct placement *out)
 {
-    long first = w->first, online = w->count;
-    *out = (struct placement){.first = first, .online = online, .confined = !w->all};
-    char win[64], where[64];
-    window_text(w, win, sizeof(win));
-    /* what unpinned threads share: the window's CPUs where it is narrower */
-    if (out->confined) {
-        char range[40];
-        cpuwindow_text(w, range, sizeof(range));
+    long online = w->count;
+    *out = (struct placement){.win = *w};
+    /* where the window is narrower than the host: ", CPUs 2-3" after a
+     * count, and what unpinned threads share */
+    char range[40], win[64] = "", where[64] = "all CPUs";
+    cpuwindow_text(w, range, sizeof(range));
+    if (!w->all) {
+        snprintf(win, sizeof(win), ", CPU%s %s", online == 1 ? "" : "s", range);
         snprintf(where, sizeof(where), "vbed's CPU%s (%s)", online == 1 ? "" : "s", range);
-    } else {
-        snprintf(where, sizeof(where), "all CPUs");
     }
     if (p->global.pin == PIN_NONE) {
-        snprintf(out->reason, sizeof(out->reason), "pin = none%s%s", out->confined ? ": the guests share " : "",
-                 out->confined ? where : "");
+        if (w->all)
+            snprintf(out->reason, sizeof(out->reason), "pin = none");
+        else
+            snprintf(out->reason, sizeof(out->reason), "pin = none: the guests share %s", where);
         return;
     }
     long long need = 0, need_vcpus = 0;
@@ -66,20 +55,16 @@ void placement_decide(const struct plan *p, const struct cpuwindow *w, struct pl
         snprintf(out->reason, sizeof(out->reason),
                  "pin = auto, but the largest arm has %lld vCPUs and this host %ld CPUs%s: "
                  "nothing is pinned, the guests share %s",
-                 need_vcpus, online, out->confined ? " for vbed" : "",
-                 out->confined ? where : "the host's CPUs");
+                 need_vcpus, online, w->all ? "" : " for vbed", w->all ? "the host's CPUs" : where);
     }
 }
 
 void placement_guest_cpuset(const struct placement *pl, char *buf, size_t len)
 {
-    if (!pl->confined) {
-        if (len)
-            buf[0] = '\0';
-        return;
-    }
-    cpuwindow_text(&(struct cpuwindow){.first = pl->first, .count = pl->online}, buf, len);
+    cpuwindow_text(&pl->win, buf, len); /* "" for the whole host */
 }
+
+bool placement_confined(const struct placement *pl) { return !pl->win.all; }
 
 /* CPUs a guest takes: its vCPUs, and one for its emulators when pinned */
 static long long stride(const struct placement *pl, const struct run_config *cfg)
@@ -89,12 +74,12 @@ static long long stride(const struct placement *pl, const struct run_config *cfg
 
 int placement_vcpu_cpu(const struct placement *pl, const struct run_config *cfg, int n, int vcpu)
 {
-    return (int)(pl->first + (n - 1) * stride(pl, cfg) + vcpu);
+    return (int)(pl->win.first + (n - 1) * stride(pl, cfg) + vcpu);
 }
 
 int placement_emulator_cpu(const struct placement *pl, const struct run_config *cfg, int n)
 {
-    return pl->emulators ? (int)(pl->first + (n - 1) * stride(pl, cfg) + cfg->vcpus) : -1;
+    return pl->emulators ? (int)(pl->win.first + (n - 1) * stride(pl, cfg) + cfg->vcpus) : -1;
 }
 
 void placement_host_cpus(long long vcpus, long first, long online, char *buf, size_t len)
@@ -156,7 +141,7 @@ int placement_verify_guest(virDomainPtr dom, const struct placement *pl,
         const unsigned char *m = VIR_GET_CPUMAP(maps, maplen, v);
         int want = placement_vcpu_cpu(pl, cfg, n, v);
         bool ok = pl->pin ? map_is_only(m, maplen, want)
-                          : !pl->confined || map_is(m, maplen, pl->first, pl->online);
+                          : pl->win.all || map_is(m, maplen, pl->win.first, pl->win.count);
         if (!ok) {
             map_text(m, maplen, have, sizeof(have));
             if (pl->pin)
@@ -166,13 +151,13 @@ int placement_verify_guest(virDomainPtr dom, const struct placement *pl,
             rc = -1;
         }
     }
-    if (rc == 0 && (pl->emulators || pl->confined)) {
+    if (rc == 0 && (pl->emulators || !pl->win.all)) {
         int want = placement_emulator_cpu(pl, cfg, n);
         if (virDomainGetEmulatorPinInfo(dom, emu, maplen, VIR_DOMAIN_AFFECT_LIVE) < 0) {
             snprintf(why, len, "libvirt cannot report the emulator threads' pinning");
             rc = -1;
         } else if (pl->emulators ? !map_is_only(emu, maplen, want)
-                                 : !map_is(emu, maplen, pl->first, pl->online)) {
+                                 : !map_is(emu, maplen, pl->win.first, pl->win.count)) {
             map_text(emu, maplen, have, sizeof(have));
             if (pl->emulators)
                 snprintf(why, len, "the emulator threads run on host CPUs %s, not on CPU %d", have, want);
@@ -195,7 +180,7 @@ json_object *placement_json_guests(const struct placement *pl, const struct run_
     json_object_object_add(o, "pin", json_object_new_string(pl->pin ? "auto" : "none"));
     json_object_object_add(o, "applied", json_object_new_boolean(applied));
     json_object_object_add(o, "reason", json_object_new_string(why && *why ? why : pl->reason));
-    if (pl->confined) {
+    if (!pl->win.all) {
         char win[40];
         placement_guest_cpuset(pl, win, sizeof(win));
         json_object_object_add(o, "cpuset", json_object_new_string(win));

@@ -37,10 +37,9 @@
 struct placement {
     bool pin;          /* decided: pin every guest's vCPUs and the host arm */
     bool emulators;    /* and every guest's emulator threads (only with pin) */
-    bool confined;     /* the window is narrower than the host: every guest's
-                          threads stay in it, where nothing pins them closer */
-    long first;        /* the first host CPU vbed places on (its window's) */
-    long online;       /* host CPUs it may place on, from `first` on */
+    struct cpuwindow win; /* the host CPUs vbed places on; narrower than the
+                             host (!win.all), every guest's threads stay in it
+                             where nothing pins them closer */
     char reason[400];  /* why (not) */
 };
 
@@ -54,6 +53,9 @@ void placement_decide(const struct plan *p, const struct cpuwindow *win, struct 
  * and two guests that cannot be pinned share CPU 1 -- never CPU 0, which
  * is someone else's (two tests run side by side this way, a CPU each). */
 void placement_guest_cpuset(const struct placement *pl, char *buf, size_t len);
+
+/* Whether the window is narrower than the host (the guests are kept to it). */
+bool placement_confined(const struct placement *pl);
 
 /* Guest n's (1-based) vCPU i's host CPU, and its emulator threads' CPU
  * (-1: the emulators are not pinned). */

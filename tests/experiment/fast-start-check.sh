@@ -86,24 +86,23 @@ PY
 # (pin = auto; checked); restored/booted per pair, its geometric mean and
 # 95 % CI (t, n - 1 df: 4 pairs, t 3.18, where three repeats of one guest
 # gave t 4.30). The two agree when
-# that CI reaches into 1/1.4 ... 1.4: not 1, since under TCG here booted
-# guests ran the same transactions (the same buffer-pool requests per
-# transaction, below) more slowly in most repeats: restored/booted 1.115,
-# 1.150, 1.216 in one run (53.5/48.0, 53.5/46.5, 36.6/30.1 tx/s; the QEMU
-# process's CPU per transaction 21-32 ms against 24-39), 1.442, 0.885,
-# 1.046 in CI's run of 2b936b7, 0.990, 0.679, 1.019 in a run with 10 s of
-# warm-up, and CI's run of f0a23b3 failed Welch's
-# test of the arms' means at +28 % +- 11 %. The live XMLs differ in
-# vbed.hold on the kernel command line and PCI slots only, and the host's
-# speed gauge did not follow it. The 16 pairs on record since (those runs,
-# CI's of 0fea9ee: 0.908 0.643 1.166, and the first with two guests a run:
-# 0.939 1.495 0.766 0.589) give 0.97, 95 % CI 0.84-1.12: no start effect
-# shows beyond the noise (f0a23b3's pairs are not on record). What it catches depends on the repeats' spread: with one guest a
-# run, at the first run's, a restored arm planted at 1.8 times failed (CI
-# 1.87-2.33); at CI's, only beyond about 2.5 times. With two guests a run,
-# at the first run's spread (pairs 0.589-1.495), planted at 3 times it
-# fails (CI 1.43-5.01), at 1.8 times not (0.86-3.00). For the same spread
-# of the pairs, four pairs give a CI 0.64 times as wide as three.
+# that CI reaches into 1/1.4 ... 1.4, not 1: single repeats under TCG
+# moved either way, by up to 44 % -- restored/booted 1.115, 1.150, 1.216 in
+# one run (53.5/48.0, 53.5/46.5, 36.6/30.1 tx/s; the QEMU process's CPU per
+# transaction 21-32 ms against 24-39), 1.442, 0.885, 1.046 in CI's run of
+# 2b936b7, 0.990, 0.679, 1.019 in a run with 10 s of warm-up -- and CI's
+# run of f0a23b3 failed Welch's test of the arms' means at +28 % +- 11 %.
+# The live XMLs differ in vbed.hold on the kernel command line and PCI
+# slots only, and the host's speed gauge did not follow it. The 16 pairs on
+# record since (those runs, CI's of 0fea9ee: 0.908 0.643 1.166, and the
+# first with two guests a run: 0.939 1.495 0.766 0.589) give 0.97, 95 % CI
+# 0.84-1.12: no start effect shows beyond the noise (f0a23b3's pairs are
+# not on record). What it catches depends on the repeats' spread: with one
+# guest a run, at the first run's, a restored arm planted at 1.8 times
+# failed (CI 1.87-2.33); at CI's, only beyond about 2.5 times. With two
+# guests a run, at the first run's spread (pairs 0.589-1.495), planted at 3
+# times it fails (CI 1.43-5.01), at 1.8 times not (0.86-3.00). For the same
+# spread of the pairs, four pairs give a CI 0.64 times as wide as three.
 blocks() { # ARM: "repeat/guest tps" of each of its guests
   jq -r --arg a "$1" 'select(.metric == "tps" and .labels.arm == $a) | "\(.labels.repeat)/\(.labels.guest) \(.value)"' "$s" | sort
 }

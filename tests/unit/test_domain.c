@@ -147,7 +147,7 @@ static void pinned(void **state)
     struct image_layout im;
     struct run_config cfg;
     spec_for(&spec, &g, &im, &cfg, CACHE_NONE, FORMAT_RAW, VIRT_QEMU);
-    struct placement pl = {.pin = true, .emulators = true, .online = 6};
+    struct placement pl = {.pin = true, .emulators = true, .win = {0, 6, true}};
     int pins[2] = {placement_vcpu_cpu(&pl, &cfg, 2, 0), placement_vcpu_cpu(&pl, &cfg, 2, 1)};
     spec.vcpu_pin = pins;
     spec.emulator_pin = placement_emulator_cpu(&pl, &cfg, 2);

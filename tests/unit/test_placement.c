@@ -51,7 +51,7 @@ static void decide(void **state)
     placement_decide(p, &(struct cpuwindow){0, 1, true}, &pl);
     assert_false(pl.pin);
     assert_false(pl.emulators);
-    assert_false(pl.confined);
+    assert_false(placement_confined(&pl));
     assert_non_null(strstr(pl.reason, "the largest arm has 2 vCPUs and this host 1 CPUs"));
     /* a CPU per vCPU, none for the emulators: the vCPUs alone, side by side */
     placement_decide(p, &(struct cpuwindow){0, 2, true}, &pl);
@@ -81,7 +81,7 @@ static void decide(void **state)
     placement_decide(p, &(struct cpuwindow){4, 4, false}, &pl);
     assert_true(pl.pin);
     assert_true(pl.emulators);
-    assert_true(pl.confined);
+    assert_true(placement_confined(&pl));
     placement_guest_cpuset(&pl, set, sizeof(set));
     assert_string_equal(set, "4-7");
     assert_non_null(strstr(pl.reason, "(4 of 4 CPUs at most, CPUs 4-7)"));
@@ -97,14 +97,14 @@ static void decide(void **state)
      * stay on CPU 1 (taskset -c 1; a test beside another) */
     placement_decide(p, &(struct cpuwindow){1, 1, false}, &pl);
     assert_false(pl.pin);
-    assert_true(pl.confined);
+    assert_true(placement_confined(&pl));
     assert_non_null(strstr(pl.reason, "this host 1 CPUs for vbed: nothing is pinned, the guests share "
                                       "vbed's CPU (1)"));
     placement_guest_cpuset(&pl, set, sizeof(set));
     assert_string_equal(set, "1");
     /* CPU 0 of two: the same, where the window starts at the host's first */
     placement_decide(p, &(struct cpuwindow){0, 1, false}, &pl);
-    assert_true(pl.confined);
+    assert_true(placement_confined(&pl));
     placement_guest_cpuset(&pl, set, sizeof(set));
     assert_string_equal(set, "0");
     /* CPUs 2-3 of a larger host, two one-vCPU guests: the vCPUs pinned, the
@@ -159,7 +159,7 @@ static void verify_reads_back(void **state)
     layout_image(&im, "/var/lib/vbed/pool", "debian-mariadb-0123456789ab");
     layout_guest(&g, "/var/lib/vbed/pool", "pin-001", "guest", 2, &cfg);
     struct domain_spec spec;
-    struct placement pl = {.pin = true, .emulators = true, .online = 16};
+    struct placement pl = {.pin = true, .emulators = true, .win = {0, 16, true}};
     layout_domain_spec(&spec, &g, &im, &cfg, VIRT_QEMU, "root=/dev/vda");
     int pins[2] = {placement_vcpu_cpu(&pl, &cfg, 2, 0), placement_vcpu_cpu(&pl, &cfg, 2, 1)};
     spec.vcpu_pin = pins;
@@ -171,7 +171,7 @@ static void verify_reads_back(void **state)
     assert_non_null(strstr(why, "vCPU 0 runs on host CPUs 3, not on CPU 0"));
 
     /* with the emulators floating, guest 2's vCPUs would be on CPUs 2 and 3 */
-    struct placement vonly = {.pin = true, .emulators = false, .online = 16};
+    struct placement vonly = {.pin = true, .emulators = false, .win = {0, 16, true}};
     assert_int_equal(placement_verify_guest(dom, &vonly, &cfg, 2, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "vCPU 0 runs on host CPUs 3, not on CPU 2"));
 
@@ -211,7 +211,7 @@ static void verify_reads_back(void **state)
     /* nothing pinned, confined to CPUs 5-6: <vcpu cpuset> holds every vCPU
      * (and, in QEMU, the emulator threads) there; a guest without it runs
      * on every CPU and fails the check, as one on another window does */
-    struct placement conf = {.confined = true, .first = 5, .online = 2};
+    struct placement conf = {.win = {5, 2, false}};
     char set[40];
     placement_guest_cpuset(&conf, set, sizeof(set));
     assert_string_equal(set, "5-6");
@@ -223,7 +223,7 @@ static void verify_reads_back(void **state)
     assert_null(strstr(xml, "cputune"));
     free(xml);
     dom = start_verified(conn, &spec, &conf, &cfg, 1);
-    struct placement other = {.confined = true, .first = 1, .online = 1};
+    struct placement other = {.win = {1, 1, false}};
     assert_int_equal(placement_verify_guest(dom, &other, &cfg, 1, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "vCPU 0 runs on host CPUs 5,6, not on vbed's CPUs 1"));
     j = placement_json_guests(&conf, &cfg, false, NULL);
