@@ -57,9 +57,12 @@ static const struct ready_state *ready_for(struct guest_run *gr, size_t i, struc
     while (k < i && gr->host[k] != gr->host[i])
         k++;
     if (tried[k] == 0) {
-        char why[512];
+        char why[512], cpuset[40];
+        placement_guest_cpuset(&r->placement, cpuset, sizeof(cpuset));
         tried[k] = readystate_get(gr->host[i]->hv, &r->img, &gr->host[i]->im, cfg,
-                                  run->guest_virt_type[i], &rs[k], why, sizeof(why)) == 0 ? 1 : -1;
+                                  run->guest_virt_type[i], cpuset, &rs[k], why, sizeof(why)) == 0
+                       ? 1
+                       : -1;
         if (tried[k] < 0 && !signals_interrupted())
             log_warn("run %s: guests on %s boot (no saved ready guest: %s)", run->runid,
                      gr->host[i]->label, why);

@@ -99,7 +99,8 @@ static int wait_hold(virDomainPtr dom, long long limit_s, char *why, size_t whyl
 /* Boot the template into tmp (its root overlay on the pool's base image),
  * wait for the hold, save it there. 0, or -1 with why. */
 static int build(struct hv *hv, const struct image_layout *im, const struct run_config *cfg,
-                 int virt_type, struct ready_state *rs, const char *tmp, char *why, size_t whylen)
+                 int virt_type, const char *cpuset, struct ready_state *rs, const char *tmp, char *why,
+                 size_t whylen)
 {
     char root[PATH_MAX], state[PATH_MAX], console[PATH_MAX], name[LAYOUT_DOMNAME_MAX];
     path_join(root, sizeof(root), tmp, "root.qcow2");
@@ -116,7 +117,7 @@ static int build(struct hv *hv, const struct image_layout *im, const struct run_
     struct domain_spec spec = {
         .name = name, .virt_type = virt_type, .memory = cfg->memory, .vcpus = cfg->vcpus,
         .kernel = im->kernel_path, .initrd = im->initrd_path, .cmdline = rs->cmdline,
-        .root_path = root, .console_log = console, .emulator_pin = -1,
+        .root_path = root, .console_log = console, .emulator_pin = -1, .cpuset = cpuset,
         .machine = session_machine(), .plugged_later = true};
     char *xml = domain_xml(&spec);
     if (!xml) {
@@ -194,8 +195,8 @@ static int remote_use(struct hv *hv, const struct image_layout *im, const struct
 }
 
 int readystate_get(struct hv *hv, const struct image_info *img, const struct image_layout *im,
-                   const struct run_config *cfg, int virt_type, struct ready_state *rs, char *why,
-                   size_t whylen)
+                   const struct run_config *cfg, int virt_type, const char *cpuset,
+                   struct ready_state *rs, char *why, size_t whylen)
 {
     memset(rs, 0, sizeof(*rs));
     snprintf(rs->cmdline, sizeof(rs->cmdline), "%s%s", img->cmdline, READYSTATE_HOLD);
@@ -238,7 +239,7 @@ int readystate_get(struct hv *hv, const struct image_info *img, const struct ima
         snprintf(tmp, sizeof(tmp), "%s.build-%d", rs->dir, (int)getpid());
         paths_remove_tree(rs->dir); /* an incomplete one */
         double t0 = monotime_s();
-        rc = paths_mkdirs(tmp, 0755) < 0 ? -1 : build(hv, im, cfg, virt_type, rs, tmp, why, whylen);
+        rc = paths_mkdirs(tmp, 0755) < 0 ? -1 : build(hv, im, cfg, virt_type, cpuset, rs, tmp, why, whylen);
         rs->build_s = monotime_s() - t0;
         if (rc == 0)
             rc = write_meta(rs, tmp, img, im, cfg, virt_type, hv);

@@ -44,11 +44,13 @@ struct ready_state {
 
 /* The saved ready guest for guests of cfg (vcpus, memory) under virt_type
  * at hv, made now if there is none and hv is this machine's libvirt (a
- * remote hv: found or not, see above). 0, or -1 with
+ * remote hv: found or not, see above). The guest booted to make it keeps
+ * to host CPUs cpuset (placement_guest_cpuset: vbed's window; NULL or ""
+ * any), as the run's guests do. 0, or -1 with
  * the reason in why (reported when making it failed; the caller boots
  * cold). */
 int readystate_get(struct hv *hv, const struct image_info *img, const struct image_layout *im,
-                   const struct run_config *cfg, int virt_type, struct ready_state *rs, char *why,
-                   size_t whylen);
+                   const struct run_config *cfg, int virt_type, const char *cpuset,
+                   struct ready_state *rs, char *why, size_t whylen);
 
 #endif
