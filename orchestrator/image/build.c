@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -361,6 +362,19 @@ static int write_manifest(struct build *b, const struct image_info *info, json_o
     }
     json_object_object_add(m, "apt_sources", apt);
     json_object_object_add(m, "built_at", json_object_new_string(when));
+    /* this build's own name (image.h: the id names only its recipe) */
+    unsigned char rnd[16];
+    char build_id[33];
+    if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+        log_error("Cannot draw the image's build id: %s", strerror(errno));
+        json_object_put(m);
+        json_object_put(key_pkgs);
+        json_object_put(all_pkgs);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof(rnd); i++)
+        snprintf(build_id + 2 * i, 3, "%02x", rnd[i]);
+    json_object_object_add(m, "build_id", json_object_new_string(build_id));
     json_object_object_add(m, "build_seconds", json_object_new_double(seconds));
     json_object_object_add(m, "builder_version", json_object_new_int(RECIPE_BUILDER_VERSION));
     json_object_object_add(m, "vbed_version", json_object_new_string(vbed_version()));

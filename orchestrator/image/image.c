@@ -35,6 +35,12 @@ void image_fill_paths(struct image_info *info)
     path_join(info->initrd, sizeof(info->initrd), info->dir, "initrd.img");
     path_join(info->manifest, sizeof(info->manifest), info->dir, "manifest.json");
     info->built = access(info->manifest, R_OK) == 0;
+    info->build[0] = '\0';
+    json_object *m = info->built ? json_object_from_file(info->manifest) : NULL, *b;
+    if (m && ((json_object_object_get_ex(m, "build_id", &b) && json_object_is_type(b, json_type_string)) ||
+              (json_object_object_get_ex(m, "built_at", &b) && json_object_is_type(b, json_type_string))))
+        snprintf(info->build, sizeof(info->build), "%s", json_object_get_string(b));
+    json_object_put(m);
 }
 
 int image_read_sources(const struct recipe *r, const char *mirror, struct apt_sources *src)

@@ -31,6 +31,11 @@ struct image_info {
     char manifest[PATH_MAX];
     char cmdline[1024];
     bool built;              /* manifest.json exists */
+    /* which build of the id (its manifest's build_id; an older manifest's
+     * built_at; "" unbuilt): the id names the recipe, not the bytes -- a
+     * rebuild of the same recipe makes another root.qcow2, and a copy of
+     * one in a pool, or a guest saved over it, does not fit the other */
+    char build[72];
 };
 
 /* Compute the id of recipe `name` from its files and the host's apt

@@ -39,8 +39,10 @@ static void make_key(struct hv *hv, const struct image_info *img, const struct r
 {
     const struct hv_info *in = hv_get_info(hv);
     struct hasher *h = hasher_new();
-    hasher_addf(h, "image %s\nvcpus %lld\nmemory %lld\nvirt %d\nqemu %lu\nlibvirt %lu\ncmdline %s\n",
-                img->hash, cfg->vcpus, cfg->memory, virt_type, in->hv_version, in->lib_version, cmdline);
+    /* the build too: a guest saved over one build's root does not fit another's */
+    hasher_addf(h, "image %s\nbuild %s\nvcpus %lld\nmemory %lld\nvirt %d\nqemu %lu\nlibvirt %lu\ncmdline %s\n",
+                img->hash, img->build, cfg->vcpus, cfg->memory, virt_type, in->hv_version, in->lib_version,
+                cmdline);
     char hex[65];
     hasher_final(h, hex);
     snprintf(key, 17, "%.16s", hex);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,12 +402,59 @@ void storage_vol_path(struct storage *st, const char *name, char *buf, size_t le
         virStorageVolFree(vol);
 }
 
-static int has_volume(struct storage *st, const char *name)
+/* a bounded buffer that a download fills (recv_buf) */
+struct small_buf {
+    char *buf;
+    size_t len, cap;
+};
+
+static int recv_buf(virStreamPtr s, const char *data, size_t n, void *opaque)
+{
+    (void)s;
+    struct small_buf *b = opaque;
+    if (n > b->cap - b->len)
+        return -1; /* more than asked for: refused, not cut */
+    memcpy(b->buf + b->len, data, n);
+    b->len += n;
+    return (int)n;
+}
+
+/* The first len - 1 bytes of volume name as a string (cut at its first
+ * NUL), or -1 (no such volume, or it could not be read). */
+static int read_small(struct storage *st, const char *name, char *buf, size_t len)
 {
     virStorageVolPtr vol = virStorageVolLookupByName(st->pool, name);
-    if (vol)
-        virStorageVolFree(vol);
-    return vol != NULL;
+    if (!vol)
+        return -1;
+    virStreamPtr s = virStreamNew(hv_conn(st->hv), 0);
+    struct small_buf b = {.buf = buf, .cap = len - 1};
+    int rc = -1;
+    if (s && virStorageVolDownload(vol, s, 0, len - 1, 0) == 0 && virStreamRecvAll(s, recv_buf, &b) == 0 &&
+        virStreamFinish(s) == 0)
+        rc = 0;
+    else if (s)
+        virStreamAbort(s);
+    if (s)
+        virStreamFree(s);
+    virStorageVolFree(vol);
+    buf[rc == 0 ? b.len : 0] = '\0';
+    return rc;
+}
+
+/* How many guests' root overlays the pool holds (every one backed by its
+ * base image): while there are any, the base must not change under them. */
+static size_t root_overlays(struct storage *st)
+{
+    char **names;
+    size_t n, roots = 0;
+    if (storage_list(st, "vbed-", &names, &n) < 0)
+        return 1; /* not known: as if in use */
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(names[i]);
+        roots += l > 11 && strcmp(names[i] + l - 11, "-root.qcow2") == 0;
+    }
+    storage_free_names(names, n);
+    return roots;
 }
 
 int storage_ensure_image(struct storage *st, const struct image_info *img, struct image_layout *im)
@@ -414,15 +462,33 @@ int storage_ensure_image(struct storage *st, const struct image_info *img, struc
     layout_image(im, st->path, img->id);
     char marker[LAYOUT_NAME_MAX + 32];
     snprintf(marker, sizeof(marker), "vbed-image-%s.complete", img->id);
-    if (!has_volume(st, marker)) {
-        log_info("uploading image %s into pool '%s' at %s", img->id, virStoragePoolGetName(st->pool),
-                 hv_get_info(st->hv)->uri);
+    /* the marker names the build uploaded (image.h: a rebuild of the same
+     * id has other bytes; a marker of an older vbed holds the recipe's
+     * hash, and the image goes up once more) */
+    char had[sizeof(img->build) + 1];
+    bool there = read_small(st, marker, had, sizeof(had)) == 0;
+    if (!there || strcmp(had, img->build) != 0) {
+        const char *uri = hv_get_info(st->hv)->uri, *pool = virStoragePoolGetName(st->pool);
+        size_t roots = there ? root_overlays(st) : 0;
+        if (roots > 0) {
+            log_error("Pool '%s' at %s holds another build of image %s (its marker says '%.40s', "
+                      "this machine's is '%s') and %zu guest root overlay%s backed by it: it cannot be "
+                      "replaced under them. Wait for those runs to end, or remove a dead session's "
+                      "guests with 'vbed clean', then run again.",
+                      pool, uri, img->id, had, img->build, roots, roots == 1 ? "" : "s");
+            return -1;
+        }
+        if (there)
+            log_info("pool '%s' at %s holds another build of image %s: replacing it with this "
+                     "machine's (build %s)",
+                     pool, uri, img->id, img->build);
+        log_info("uploading image %s into pool '%s' at %s", img->id, pool, uri);
         storage_delete(st, marker);
         if (storage_upload_file(st, im->kernel_vol, img->kernel) < 0 ||
             storage_upload_file(st, im->initrd_vol, img->initrd) < 0 ||
             storage_upload_file(st, im->base_vol, img->root) < 0)
             return -1;
-        if (storage_upload_bytes(st, marker, img->hash, strlen(img->hash)) < 0)
+        if (storage_upload_bytes(st, marker, img->build, strlen(img->build)) < 0)
             return -1;
     }
     storage_vol_path(st, im->base_vol, im->base_path, sizeof(im->base_path));

@@ -24,8 +24,10 @@ void storage_close(struct storage *st);
 /* The pool's directory on the hypervisor's host. */
 const char *storage_path(const struct storage *st);
 
-/* Upload the image's root, kernel and initrd unless the pool has them
- * (a marker volume records a complete upload); fill im. */
+/* Upload the image's root, kernel and initrd unless the pool has this
+ * build of them (a marker volume names the build a complete upload sent:
+ * image.h); another build of the same id is replaced, unless a guest's
+ * root overlay in the pool is backed by it (-1, reported). Fill im. */
 int storage_ensure_image(struct storage *st, const struct image_info *img, struct image_layout *im);
 
 /* Bytes of image files sent by storage_ensure_image so far (any thread: for

@@ -35,11 +35,12 @@ static void a_unit_is_cpu_time(void **state)
  * other programs fewer than the periods (2 of 6 beside a compile, 1 of 6 in
  * a CI run whose ASan suites had a third program beside them). So the
  * phase lasts until the process has used the CPU of the probe's tables
- * (built once, about 0.2 s here) and of twenty units (the test's thread sleeps
+ * (built once, about 0.2 s here) and of ten units (the test's thread sleeps
  * meanwhile; at most 30 s): then the probe ran 3 or more units, and at
  * most one per period (+2): a probe that never sleeps between units runs
- * twenty in eight periods and fails; one that runs once, or never, uses no
- * more CPU and fails at 30 s. (The period is made at least twice a unit's
+ * ten in five periods and fails (10 > 7); one that runs once, or never,
+ * uses no more CPU and fails at 30 s. (Twenty units took 32 s of CI's
+ * ASan phase, its longest unit test.) (The period is made at least twice a unit's
  * time: under ASan, or on a busy machine, a unit takes longer than the 0.1 s
  * it takes here.) Its median is a unit's CPU time, not the period it
  * slept. Without a probe: NAN and no unit. */
@@ -54,7 +55,7 @@ static void probe_samples_the_phase(void **state)
     struct speed_probe *p = speed_start(period);
     assert_non_null(p);
     double t0 = monotime_s();
-    while (noise_cpu_self_s() - cpu0 < tables + 20 * (unit + first) && monotime_s() - t0 < 30)
+    while (noise_cpu_self_s() - cpu0 < tables + 10 * (unit + first) && monotime_s() - t0 < 30)
         usleep((useconds_t)(period / 2 * 1e6));
     double t1 = monotime_s();
     size_t n;
