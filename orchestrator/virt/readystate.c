@@ -170,9 +170,9 @@ static int write_meta(const struct ready_state *rs, const char *tmp, const struc
 
 /* A remote host restores what this machine saved, uploaded there: the
  * state its key names (the same QEMU and libvirt versions, domain type,
- * vCPUs, memory, image), whose root overlay's backing image has the same
- * path in that host's pool (the image's id names its content, so the same
- * path is the same image). It is never made for a remote host: its boot
+ * vCPUs, memory, image and its build), whose root overlay's backing image
+ * has the same path in that host's pool (where storage_ensure_image put this
+ * build: the same path is the same bytes). It is never made for a remote host: its boot
  * would be this machine's. 0, or -1 with why. */
 static int remote_use(struct hv *hv, const struct image_layout *im, const struct run_config *cfg,
                       int virt_type, struct ready_state *rs, char *why, size_t whylen)
