@@ -59,7 +59,7 @@ LIB_OBJS := $(LIB_SRCS:orchestrator/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: FORCE all deps test check seeds layers check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
+.PHONY: guest-image FORCE all deps test check seeds layers check-asan check-tsan fuzz fuzz-bins demo bench install uninstall clean readme-keys
 .DELETE_ON_ERROR:
 
 all: vbed build/vbed.1 build/vbed.bash-completion
@@ -128,16 +128,19 @@ deps:
 # measuring test must not pay for building it (a fresh clone's CI once
 # failed copy-page-compressed, "the guest image is not built", and built it
 # inside fast-start-check's first run)
-test: vbed check-asan
+guest-image: vbed
 	@t=$$(date +%s); $(BUILD)/vbed image build && \
-		echo "make test: the guest image took $$(( $$(date +%s) - t )) s"
+		echo "make: the guest image took $$(( $$(date +%s) - t )) s"
+
+test: vbed check-asan
+	$(MAKE) guest-image
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_BIN_DIR=$(CURDIR)/$(BUILD)/tests \
 		bash tests/run-tests.sh image guests experiment
 
 # the seeds' studies in miniature alone (tests/experiment/seed-*.sh: seed 000's
 # buffer-pool sweep, 001's filesystems x profiles, 002's tmpfs datadir); they
 # are end-to-end tests, in `make test` and CI too
-seeds: vbed
+seeds: guest-image
 	VBED=$(CURDIR)/$(BUILD)/vbed VBED_TEST_FILTER='^seed-' bash tests/run-tests.sh experiment
 
 check: vbed test-bins layers
