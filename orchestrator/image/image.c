@@ -25,6 +25,13 @@ void image_cache_dir(char *buf, size_t len)
     path_join(buf, len, paths_cache_dir(), "images");
 }
 
+static json_object *load_manifest(const char *dir)
+{
+    char path[PATH_MAX];
+    path_join(path, sizeof(path), dir, "manifest.json");
+    return json_object_from_file(path);
+}
+
 void image_fill_paths(struct image_info *info)
 {
     char dir[PATH_MAX];
@@ -36,9 +43,9 @@ void image_fill_paths(struct image_info *info)
     path_join(info->manifest, sizeof(info->manifest), info->dir, "manifest.json");
     info->built = access(info->manifest, R_OK) == 0;
     info->build[0] = '\0';
-    json_object *m = info->built ? json_object_from_file(info->manifest) : NULL, *b;
-    if (m && ((json_object_object_get_ex(m, "build_id", &b) && json_object_is_type(b, json_type_string)) ||
-              (json_object_object_get_ex(m, "built_at", &b) && json_object_is_type(b, json_type_string))))
+    json_object *m = info->built ? load_manifest(info->dir) : NULL, *b;
+    if (m && (json_object_object_get_ex(m, "build_id", &b) || json_object_object_get_ex(m, "built_at", &b)) &&
+        json_object_is_type(b, json_type_string))
         snprintf(info->build, sizeof(info->build), "%s", json_object_get_string(b));
     json_object_put(m);
 }
@@ -104,13 +111,6 @@ void image_remove_stale_builds(const char *dir)
 }
 
 /* ---- listing and removing ---- */
-
-static json_object *load_manifest(const char *dir)
-{
-    char path[PATH_MAX];
-    path_join(path, sizeof(path), dir, "manifest.json");
-    return json_object_from_file(path);
-}
 
 static const char *jstr(json_object *o, const char *k1, const char *k2)
 {

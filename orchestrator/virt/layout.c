@@ -27,7 +27,7 @@ void layout_guest(struct guest_layout *g, const char *pool_path, const char *run
 {
     domain_name(g->name, sizeof(g->name), runid, arm, n);
     snprintf(g->session, sizeof(g->session), "%.*s", (int)strcspn(runid, "-"), runid);
-    snprintf(g->root_vol, sizeof(g->root_vol), "%s-root.qcow2", g->name);
+    snprintf(g->root_vol, sizeof(g->root_vol), "%s" LAYOUT_ROOT_SUFFIX, g->name);
     if (cfg->filesystem == FS_TMPFS)
         g->data_vol[0] = '\0';
     else

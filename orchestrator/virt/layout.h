@@ -14,6 +14,9 @@
 #include <limits.h>
 
 #define LAYOUT_NAME_MAX 96
+/* a guest's root overlay volume: its name and this (every one is backed by
+ * the pool's base image) */
+#define LAYOUT_ROOT_SUFFIX "-root.qcow2"
 #define LAYOUT_DOMNAME_MAX 64
 #define LAYOUT_PREFIX "vbed-"
 #define LAYOUT_MAX_DATA_DISKS 16 /* the data_disks key's maximum */
@@ -30,7 +33,7 @@ struct image_layout {
 struct guest_layout {
     char name[LAYOUT_DOMNAME_MAX];     /* domain name */
     char session[LAYOUT_DOMNAME_MAX];  /* the session of runid (its owner metadata) */
-    char root_vol[LAYOUT_NAME_MAX];    /* <name>-root.qcow2 */
+    char root_vol[LAYOUT_NAME_MAX];    /* <name> LAYOUT_ROOT_SUFFIX */
     char data_vol[LAYOUT_NAME_MAX];    /* <name>-data.qcow2|raw; "" for tmpfs (data disk 1) */
     char config_vol[LAYOUT_NAME_MAX];  /* <name>-config.tar */
     char console_vol[LAYOUT_NAME_MAX]; /* <name>-console.log */

@@ -359,6 +359,27 @@ int storage_upload_file(struct storage *st, const char *name, const char *path)
     return storage_upload_file_head(st, name, path, NULL, 0);
 }
 
+/* The first length bytes of volume vol (0: all of it) through sink; quiet:
+ * a failure reported by the caller. 0 or -1. */
+static int download(struct storage *st, virStorageVolPtr vol, unsigned long long length,
+                    virStreamSinkFunc sink, void *opaque, bool quiet)
+{
+    virStreamPtr s = virStreamNew(hv_conn(st->hv), 0);
+    int rc = -1;
+    if (!s || virStorageVolDownload(vol, s, 0, length, 0) < 0 || virStreamRecvAll(s, sink, opaque) < 0 ||
+        virStreamFinish(s) < 0) {
+        if (!quiet)
+            log_error("Cannot download volume '%s': %s", virStorageVolGetName(vol), hv_last_error());
+        if (s)
+            virStreamAbort(s);
+    } else {
+        rc = 0;
+    }
+    if (s)
+        virStreamFree(s);
+    return rc;
+}
+
 int storage_download(struct storage *st, const char *name, const char *dest)
 {
     virStorageVolPtr vol = virStorageVolLookupByName(st->pool, name);
@@ -367,22 +388,13 @@ int storage_download(struct storage *st, const char *name, const char *dest)
         return -1;
     }
     int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    virStreamPtr s = fd >= 0 ? virStreamNew(hv_conn(st->hv), 0) : NULL;
     int rc = -1;
     if (fd < 0) {
         log_error("Cannot write '%s': %s", dest, strerror(errno));
-    } else if (!s || virStorageVolDownload(vol, s, 0, 0, 0) < 0 ||
-               virStreamRecvAll(s, recv_fd, &fd) < 0 || virStreamFinish(s) < 0) {
-        log_error("Cannot download volume '%s': %s", name, hv_last_error());
-        if (s)
-            virStreamAbort(s);
     } else {
-        rc = 0;
-    }
-    if (s)
-        virStreamFree(s);
-    if (fd >= 0)
+        rc = download(st, vol, 0, recv_fd, &fd, false);
         close(fd);
+    }
     virStorageVolFree(vol);
     return rc;
 }
@@ -424,19 +436,10 @@ static int recv_buf(virStreamPtr s, const char *data, size_t n, void *opaque)
 static int read_small(struct storage *st, const char *name, char *buf, size_t len)
 {
     virStorageVolPtr vol = virStorageVolLookupByName(st->pool, name);
-    if (!vol)
-        return -1;
-    virStreamPtr s = virStreamNew(hv_conn(st->hv), 0);
     struct small_buf b = {.buf = buf, .cap = len - 1};
-    int rc = -1;
-    if (s && virStorageVolDownload(vol, s, 0, len - 1, 0) == 0 && virStreamRecvAll(s, recv_buf, &b) == 0 &&
-        virStreamFinish(s) == 0)
-        rc = 0;
-    else if (s)
-        virStreamAbort(s);
-    if (s)
-        virStreamFree(s);
-    virStorageVolFree(vol);
+    int rc = vol ? download(st, vol, len - 1, recv_buf, &b, true) : -1;
+    if (vol)
+        virStorageVolFree(vol);
     buf[rc == 0 ? b.len : 0] = '\0';
     return rc;
 }
@@ -451,7 +454,8 @@ static size_t root_overlays(struct storage *st)
         return 1; /* not known: as if in use */
     for (size_t i = 0; i < n; i++) {
         size_t l = strlen(names[i]);
-        roots += l > 11 && strcmp(names[i] + l - 11, "-root.qcow2") == 0;
+        size_t k = strlen(LAYOUT_ROOT_SUFFIX);
+        roots += l > k && strcmp(names[i] + l - k, LAYOUT_ROOT_SUFFIX) == 0;
     }
     storage_free_names(names, n);
     return roots;
