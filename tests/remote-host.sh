@@ -65,6 +65,17 @@ skeleton() {
   done
 }
 
+# libvirtd as scripts/start-daemons.sh starts it: under tini, which reaps
+# its guests' QEMU at once (this machine's PID 1 takes about a second,
+# and each destroy waited for it)
+start_libvirtd() {
+  if command -v tini >/dev/null; then
+    setsid tini -s -- libvirtd </dev/null >>/var/log/libvirt/libvirtd-stderr.log 2>&1 &
+  else
+    libvirtd -d
+  fi
+}
+
 # runs inside the new mount namespace (unshare), then holds it open
 inner() {
   close_fds
@@ -81,7 +92,7 @@ inner() {
   cp "$state/vbed" /usr/local/bin/vbed
   mount --bind "$state/meminfo" /proc/meminfo
   virtlogd -d
-  libvirtd -d
+  start_libvirtd
   /usr/sbin/sshd -f "$state/ssh/sshd_config" -E "$state/sshd.log"
   echo ready > "$state/ready"
   exec sleep infinity
@@ -97,7 +108,8 @@ start() {
     # running: bring back a daemon something killed (libvirtd restarts by name elsewhere)
     virsh -c "$(uri)" version >/dev/null 2>&1 || {
       close_fds
-      in_ns sh -c 'pgrep -F /run/virtlogd.pid >/dev/null 2>&1 || virtlogd -d; pgrep -F /run/libvirtd.pid >/dev/null 2>&1 || libvirtd -d'
+      in_ns sh -c 'pgrep -F /run/virtlogd.pid >/dev/null 2>&1 || virtlogd -d'
+      in_ns pgrep -F /run/libvirtd.pid >/dev/null 2>&1 || in_ns bash -c "$(declare -f start_libvirtd); start_libvirtd"
       wait_ready; }
     uri; return 0
   fi
