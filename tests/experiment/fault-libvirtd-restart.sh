@@ -35,20 +35,18 @@ log=$VBED_TEST_TMP/log
 "$VBED" run --cold --id e2elvd -o "$VBED_TEST_TMP/res" tests/data/scenarios/host-and-guest.ini >"$log" 2>&1 &
 pid=$!
 wait_for_log "$log" $pid 'guest-1: booting: waiting for the guest agent' 1 400
-# A slow machine, made here: the guest gets a quarter of a CPU (its whole
-# QEMU, through libvirt's cgroup), so the kernel writes its first console
-# line four times later than it would. (On a machine 2-4x slower than the
-# developers' a fixed 15 s came before that line: the kept log was empty.)
 dom=vbed-e2elvd-002-guest-1
-virsh -c qemu:///system schedinfo "$dom" --live global_period=100000 global_quota=25000 >/dev/null ||
-  fail "cannot cap $dom at a quarter of a CPU"
-virsh -c qemu:///system schedinfo "$dom" --live | grep -q 'global_quota *: 25000' ||
-  fail "the cap on $dom did not take"
-# libvirtd goes only once the console has something to keep
+# libvirtd goes only once the console has something to keep: the wait is
+# for that line, not for a fixed time (on a machine 2-4x slower than the
+# developers' a fixed 15 s came before it and the kept log was empty). No
+# cap on the guest's CPU to make it late (a quarter of a CPU did, once:
+# 25-35 s of a test that runs alone, spent waiting): under TCG the
+# agent answers 15-20 s after the kernel's first line, on KVM a few
+# seconds after it, and vbed sees the lost connection at once
 console=/var/lib/vbed/pool/$dom-console.log
 for _ in $(seq 1 600); do [ -s "$console" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.5; done
 [ -s "$console" ] || { cat "$log"; fail "$dom wrote nothing to its console within 300 s"; }
-echo "console: $(wc -c < "$console") bytes after the cap, before libvirtd is killed"
+echo "console: $(wc -c < "$console") bytes before libvirtd is killed"
 restart_libvirtd
 wait $pid
 rc=$?
