@@ -449,12 +449,11 @@ static int read_small(struct storage *st, const char *name, char *buf, size_t le
 static size_t root_overlays(struct storage *st)
 {
     char **names;
-    size_t n, roots = 0;
+    size_t n, roots = 0, k = sizeof(LAYOUT_ROOT_SUFFIX) - 1;
     if (storage_list(st, "vbed-", &names, &n) < 0)
         return 1; /* not known: as if in use */
     for (size_t i = 0; i < n; i++) {
         size_t l = strlen(names[i]);
-        size_t k = strlen(LAYOUT_ROOT_SUFFIX);
         roots += l > k && strcmp(names[i] + l - k, LAYOUT_ROOT_SUFFIX) == 0;
     }
     storage_free_names(names, n);
