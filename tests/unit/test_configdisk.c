@@ -77,8 +77,9 @@ static void layout_env(void **state)
     free(buf);
 }
 
-/* run.env's names are the ones vbed-setup reads (its `get NAME` calls), no
- * more and no fewer: a name one side adds and the other ignores fails here.
+/* run.env's names are the ones vbed-setup reads (its `get NAME;` calls, one
+ * at the start of a line each), no more and no fewer: a name one side adds
+ * and the other ignores fails here.
  * (Run from the source tree, as tests/run-tests.sh does.) */
 static void names_vbed_setup_reads(void **state)
 {
@@ -106,20 +107,20 @@ static void names_vbed_setup_reads(void **state)
     env[strcspn(env, "\0")] = '\0';
     int names = 0;
     for (char *line = env; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0')) {
-        char name[64], call[80];
+        char name[64], call[82];
         size_t k = strcspn(line, "=");
         assert_true(k > 0 && k < sizeof(name));
         snprintf(name, sizeof(name), "%.*s", (int)k, line);
-        snprintf(call, sizeof(call), "$(get %s)", name);
+        snprintf(call, sizeof(call), "\nget %s;", name);
         if (!strstr(script, call))
             fail_msg("run.env has %s, which vbed-setup never reads", name);
         names++;
     }
     /* and every name the script reads is one run.env can hold */
     int gets = 0;
-    for (const char *p = script; (p = strstr(p, "$(get ")); p++) {
+    for (const char *p = script; (p = strstr(p, "\nget ")); p++) {
         char name[64];
-        assert_int_equal(sscanf(p + 6, "%63[A-Z_]", name), 1);
+        assert_int_equal(sscanf(p + 5, "%63[A-Z_]", name), 1);
         char line[80];
         snprintf(line, sizeof(line), "%s=", name);
         if (strncmp(env, line, strlen(line)) != 0 && !strstr(env, line))
