@@ -20,7 +20,7 @@ build_pkgs=(
   clang libclang-rt-14-dev
   groff-base man-db bash-completion
 )
-# tini: libvirtd's reaper where PID 1 is not systemd (scripts/start-daemons.sh)
+# tini: libvirtd's reaper where PID 1 is not systemd (scripts/run-libvirtd.sh)
 # openssh-server: the second "host" of the multi-host tests (tests/remote-host.sh)
 # python3 and time (GNU time, /usr/bin/time): the tests' arithmetic (t
 # quantiles, recomputed figures) and host-arm-trust's peak RSS -- both

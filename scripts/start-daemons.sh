@@ -53,22 +53,9 @@ bare() {
   )
 }
 alive /run/virtlogd.pid virtlogd || bare virtlogd -d
-# libvirtd in the foreground under tini, which reaps the orphans it adopts
-# (-s: a subreaper) at once, as systemd does. QEMU leaves libvirtd by a
-# double fork, and this machine's PID 1 reaps an orphan about a second
-# after it dies (1.0-1.3 s, measured): libvirt's virDomainDestroy polls
-# until the process is gone, so every guest's destroy took 1.4-2.1 s
-# after QEMU had exited in 25 ms. tini ends with libvirtd (a test kills
-# libvirtd by its pid file, /run/libvirtd.pid), and
-# libvirtd writes that file in the foreground too. (Without tini, not yet
-# installed by make deps, libvirtd daemonizes itself as before.)
+# libvirtd under tini (scripts/run-libvirtd.sh says why)
 if ! answers && ! alive /run/libvirtd.pid libvirtd; then
-  if command -v tini >/dev/null; then
-    mkdir -p /var/log/libvirt
-    bare setsid tini -s -- libvirtd </dev/null >>/var/log/libvirt/libvirtd-stderr.log 2>&1 &
-  else
-    bare libvirtd -d
-  fi
+  bare bash "$(dirname "$0")/run-libvirtd.sh"
 fi
 
 # wait until qemu:///system answers (measured ~4 s on a cold start)

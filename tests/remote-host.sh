@@ -65,16 +65,9 @@ skeleton() {
   done
 }
 
-# libvirtd as scripts/start-daemons.sh starts it: under tini, which reaps
-# its guests' QEMU at once (this machine's PID 1 takes about a second,
-# and each destroy waited for it)
-start_libvirtd() {
-  if command -v tini >/dev/null; then
-    setsid tini -s -- libvirtd </dev/null >>/var/log/libvirt/libvirtd-stderr.log 2>&1 &
-  else
-    libvirtd -d
-  fi
-}
+# libvirtd as scripts/start-daemons.sh starts it (under tini: see
+# scripts/run-libvirtd.sh)
+run_libvirtd=$(cd "$(dirname "$0")/.." && pwd)/scripts/run-libvirtd.sh
 
 # runs inside the new mount namespace (unshare), then holds it open
 inner() {
@@ -92,7 +85,7 @@ inner() {
   cp "$state/vbed" /usr/local/bin/vbed
   mount --bind "$state/meminfo" /proc/meminfo
   virtlogd -d
-  start_libvirtd
+  bash "$run_libvirtd"
   /usr/sbin/sshd -f "$state/ssh/sshd_config" -E "$state/sshd.log"
   echo ready > "$state/ready"
   exec sleep infinity
@@ -109,7 +102,7 @@ start() {
     virsh -c "$(uri)" version >/dev/null 2>&1 || {
       close_fds
       in_ns sh -c 'pgrep -F /run/virtlogd.pid >/dev/null 2>&1 || virtlogd -d'
-      in_ns pgrep -F /run/libvirtd.pid >/dev/null 2>&1 || in_ns bash -c "$(declare -f start_libvirtd); start_libvirtd"
+      in_ns pgrep -F /run/libvirtd.pid >/dev/null 2>&1 || in_ns bash "$run_libvirtd"
       wait_ready; }
     uri; return 0
   fi

@@ -16,6 +16,7 @@ need_prog jq
 # after its stop timeout. SIGKILL is also the case where QEMU survives.)
 restart_libvirtd() {
   local lvd; lvd=$(cat /run/libvirtd.pid) || fail "no /run/libvirtd.pid"
+  prompt_reaper "$(pgrep -f "qemu-system.*vbed-e2elvd-")" "$lvd"
   kill -KILL "$lvd"
   for _ in $(seq 1 20); do [ -d "/proc/$lvd" ] && [ "$(cut -d' ' -f3 "/proc/$lvd/stat")" != Z ] || break; sleep 0.5; done
   # the case this test is about: QEMU outlives the killed libvirtd, so
@@ -28,6 +29,26 @@ restart_libvirtd() {
   echo "the guest's QEMU ($qemu_pid) survived libvirtd's death"
   bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null ||
     bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null || fail "libvirtd did not start again"
+  # the libvirtd the tests after this one use: under tini again
+  under_tini "$(cat /run/libvirtd.pid)" || fail "start-daemons.sh started libvirtd again, not under tini"
+}
+# QEMU leaves libvirtd by a double fork and belongs to whoever reaps
+# libvirtd's orphans; libvirt's destroy waits until QEMU is reaped. Where
+# PID 1 is not systemd, scripts/start-daemons.sh runs libvirtd under
+# tini -s, which reaps them at once: this machine's PID 1 took 1.0-1.3 s,
+# and every guest's destroy 1.4-2.2 s instead of 0.25 s (docs/running.md).
+# A libvirtd started otherwise (libvirtd -d, tini not installed) fails here.
+under_tini() { # PID: its parent is tini
+  local pp; pp=$(ps -o ppid= -p "$1" | tr -d ' ')
+  [ -n "$pp" ] && [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = tini ]
+}
+prompt_reaper() { # QEMU_PID LIBVIRTD_PID
+  [ -n "$1" ] || { kill $pid; fail "no QEMU of the guest before libvirtd was killed"; }
+  [ ! -d /run/systemd/system ] || return 0
+  under_tini "$2" || { kill $pid; fail "libvirtd ($2) does not run under tini (scripts/start-daemons.sh; make deps installs tini)"; }
+  [ "$(ps -o ppid= -p "$1" | tr -d ' ')" = "$(ps -o ppid= -p "$2" | tr -d ' ')" ] ||
+    { kill $pid; fail "the guest's QEMU ($1) is not reaped by libvirtd's tini but by $(ps -o ppid= -p "$1")"; }
+  echo "the guest's QEMU ($1) is reaped by tini, libvirtd's parent"
 }
 trap 'bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null' EXIT
 
