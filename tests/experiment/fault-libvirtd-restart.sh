@@ -14,6 +14,15 @@ need_prog jq
 # its shutdown -- seen: main thread in qemuProcessAutoDestroy, the shutdown
 # thread holding the daemon lock -- and systemd would end it with SIGKILL
 # after its stop timeout. SIGKILL is also the case where QEMU survives.)
+# a failing check: vbed interrupted, and its cleanup waited for (libvirtd
+# back first) -- a test that left it cleaning up alone once left a volume
+# behind when libvirtd went away meanwhile, and the next run of this test
+# (same --id) failed on it
+stop_vbed() {
+  bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+}
 restart_libvirtd() {
   local lvd; lvd=$(cat /run/libvirtd.pid) || fail "no /run/libvirtd.pid"
   prompt_reaper "$(pgrep -f "qemu-system.*vbed-e2elvd-")" "$lvd"
@@ -25,7 +34,7 @@ restart_libvirtd() {
   # may have removed the guest by the time start-daemons.sh returns (a CI
   # run saw exactly that).
   qemu_pid=$(pgrep -f "qemu-system.*vbed-e2elvd-") ||
-    { kill $pid; fail "the guest's QEMU did not survive libvirtd's death: nothing was left for vbed to clean up"; }
+    { stop_vbed; fail "the guest's QEMU did not survive libvirtd's death: nothing was left for vbed to clean up"; }
   echo "the guest's QEMU ($qemu_pid) survived libvirtd's death"
   bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null ||
     bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null || fail "libvirtd did not start again"
@@ -43,11 +52,11 @@ under_tini() { # PID: its parent is tini
   [ -n "$pp" ] && [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = tini ]
 }
 prompt_reaper() { # QEMU_PID LIBVIRTD_PID
-  [ -n "$1" ] || { kill $pid; fail "no QEMU of the guest before libvirtd was killed"; }
+  [ -n "$1" ] || { stop_vbed; fail "no QEMU of the guest before libvirtd was killed"; }
   [ ! -d /run/systemd/system ] || return 0
-  under_tini "$2" || { kill $pid; fail "libvirtd ($2) does not run under tini (scripts/start-daemons.sh; make deps installs tini)"; }
+  under_tini "$2" || { stop_vbed; fail "libvirtd ($2) does not run under tini (scripts/start-daemons.sh; make deps installs tini)"; }
   [ "$(ps -o ppid= -p "$1" | tr -d ' ')" = "$(ps -o ppid= -p "$2" | tr -d ' ')" ] ||
-    { kill $pid; fail "the guest's QEMU ($1) is not reaped by libvirtd's tini but by $(ps -o ppid= -p "$1")"; }
+    { stop_vbed; fail "the guest's QEMU ($1) is not reaped by libvirtd's tini but by $(ps -o ppid= -p "$1")"; }
   echo "the guest's QEMU ($1) is reaped by tini, libvirtd's parent"
 }
 trap 'bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null' EXIT
