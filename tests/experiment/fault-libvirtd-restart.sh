@@ -42,21 +42,21 @@ restart_libvirtd() {
   under_tini "$(cat /run/libvirtd.pid)" || fail "start-daemons.sh started libvirtd again, not under tini"
 }
 # QEMU leaves libvirtd by a double fork and belongs to whoever reaps
-# libvirtd's orphans; libvirt's destroy waits until QEMU is reaped. Where
-# PID 1 is not systemd, scripts/start-daemons.sh runs libvirtd under
-# tini -s, which reaps them at once: this machine's PID 1 took 1.0-1.3 s,
-# and every guest's destroy 1.4-2.2 s instead of 0.25 s (docs/running.md).
-# A libvirtd started otherwise (libvirtd -d, tini not installed) fails here.
+# libvirtd's orphans, and libvirt's destroy waits until it is reaped: where
+# PID 1 is not systemd, libvirtd must run under tini -s, which reaps them at
+# once (scripts/run-libvirtd.sh says why and what it saves). A libvirtd
+# started otherwise (libvirtd -d, tini not installed) fails here.
+ppid() { ps -o ppid= -p "$1" | tr -d ' '; }
 under_tini() { # PID: its parent is tini
-  local pp; pp=$(ps -o ppid= -p "$1" | tr -d ' ')
+  local pp; pp=$(ppid "$1")
   [ -n "$pp" ] && [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = tini ]
 }
 prompt_reaper() { # QEMU_PID LIBVIRTD_PID
   [ -n "$1" ] || { stop_vbed; fail "no QEMU of the guest before libvirtd was killed"; }
   [ ! -d /run/systemd/system ] || return 0
   under_tini "$2" || { stop_vbed; fail "libvirtd ($2) does not run under tini (scripts/start-daemons.sh; make deps installs tini)"; }
-  [ "$(ps -o ppid= -p "$1" | tr -d ' ')" = "$(ps -o ppid= -p "$2" | tr -d ' ')" ] ||
-    { stop_vbed; fail "the guest's QEMU ($1) is not reaped by libvirtd's tini but by $(ps -o ppid= -p "$1")"; }
+  [ "$(ppid "$1")" = "$(ppid "$2")" ] ||
+    { stop_vbed; fail "the guest's QEMU ($1) is not reaped by libvirtd's tini but by $(ppid "$1")"; }
   echo "the guest's QEMU ($1) is reaped by tini, libvirtd's parent"
 }
 trap 'bash "$VBED_SRC/scripts/start-daemons.sh" >/dev/null' EXIT

@@ -107,7 +107,7 @@ static void names_vbed_setup_reads(void **state)
     env[strcspn(env, "\0")] = '\0';
     int names = 0;
     for (char *line = env; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0')) {
-        char name[64], call[82];
+        char name[64], call[80];
         size_t k = strcspn(line, "=");
         assert_true(k > 0 && k < sizeof(name));
         snprintf(name, sizeof(name), "%.*s", (int)k, line);
