@@ -30,19 +30,13 @@ static void partial_writes_are_steps(void **state)
     look("", GUEST_STATUS_STEP, "");
     look("\n", GUEST_STATUS_STEP, "");
     /* every proper prefix of ready and failed, as a reader may see it */
-    const char *words[] = {"ready", "failed: mariadb-install-db failed", NULL};
-    for (size_t w = 0; words[w]; w++) {
-        size_t n = w == 0 ? strlen(words[w]) : strlen("failed");
-        for (size_t i = 0; i < n; i++) {
-            char part[64];
+    const char *words[] = {"ready", "failed", NULL};
+    for (size_t w = 0; words[w]; w++)
+        for (size_t i = 0; i < strlen(words[w]); i++) {
+            char part[8];
             snprintf(part, sizeof(part), "%.*s", (int)i, words[w]);
-            char shown[GUEST_STATUS_SHOWN];
-            enum guest_status st = parse(part, i, shown);
-            if (st != GUEST_STATUS_STEP)
-                fail_msg("a status cut at %zu bytes (\"%s\") is not a step: %d", i, part, (int)st);
-            assert_string_equal(shown, part);
+            look(part, GUEST_STATUS_STEP, part);
         }
-    }
 }
 
 static void whole_words(void **state)
