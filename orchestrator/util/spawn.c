@@ -119,6 +119,14 @@ static void child(const char *const argv[], const struct spawn_opts *o, int out_
         dup2(out_fd >= 0 ? out_fd : (log_fd >= 0 ? log_fd : devnull), STDOUT_FILENO);
         dup2(errout_fd >= 0 ? errout_fd : (log_fd >= 0 ? log_fd : devnull), STDERR_FILENO);
     }
+    /* the program gets 0-2 only: a descriptor vbed inherited from its own
+     * parent (a pipe someone reads to its end) would otherwise live on in a
+     * daemon -- mariadbd, another user's process -- and keep it open: ssh
+     * then waited on a host arm's helper for as long as its mariadbd ran.
+     * Marked close-on-exec, not closed: err_pipe still reports a failed exec */
+    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+        for (int fd = 3; fd < 4096; fd++)
+            fcntl(fd, F_SETFD, FD_CLOEXEC);
     for (int i = 0; i < 4 && o->cgroup_procs[i]; i++)
         write_pid(o->cgroup_procs[i]);
     for (size_t i = 0; o->env && o->env[i]; i++)

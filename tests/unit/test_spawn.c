@@ -74,6 +74,31 @@ static void output_bounded(void **state)
     unlink(log);
 }
 
+/* a descriptor vbed holds without close-on-exec (one it inherited, say a
+ * pipe its parent reads to its end) never reaches the program: a daemon
+ * started so (mariadbd) would keep the pipe open while it ran; a program
+ * that cannot start is still reported (its exec error comes through) */
+static void descriptors_not_inherited(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0); /* no O_CLOEXEC: as inherited */
+    char script[128];
+    snprintf(script, sizeof(script), "ls /proc/self/fd/%d /proc/self/fd/%d 2>/dev/null; printf done", p[0], p[1]);
+    char *out = NULL, *err = NULL;
+    const char *argv[] = {"sh", "-c", script, NULL};
+    struct spawn_opts o = {.capture = &out, .capture_err = &err, .timeout = 60};
+    assert_int_equal(spawn_run(argv, &o), 0);
+    assert_string_equal(out, "done"); /* neither end listed: not open in the child */
+    free(out);
+    free(err);
+    const char *missing[] = {"/nonexistent/vbed-no-such-program", NULL};
+    struct spawn_opts q = {.timeout = 60, .quiet = 1};
+    assert_int_not_equal(spawn_run(missing, &q), 0);
+    close(p[0]);
+    close(p[1]);
+}
+
 static void no_group_of_one(void **state)
 {
     (void)state;
@@ -94,6 +119,7 @@ int main(void)
         cmocka_unit_test(capture_bounded),
         cmocka_unit_test(capture_apart),
         cmocka_unit_test(output_bounded),
+        cmocka_unit_test(descriptors_not_inherited),
         cmocka_unit_test(no_group_of_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
