@@ -2,7 +2,8 @@
 # run.sh SECONDS TARGET...: run each libFuzzer target (built by make
 # fuzz-bins into build/fuzz) for SECONDS under ASan + UBSan, FUZZ_JOBS of
 # them at a time (default 1), each on a working corpus seeded from
-# tests/fuzz/<target>/. Prints executions and crashes per target, in the
+# tests/fuzz/<target>/: FUZZ_CORPUS_DIR/<target> (default build/fuzz/corpus;
+# CI keeps its own on the machine, so that each run goes on from the last). Prints executions and crashes per target, in the
 # order given; exits 1 if any target crashed (its input is in
 # build/fuzz/crashes/<target>/: copy it to tests/fuzz/crashes/ as a
 # reproducer).
@@ -18,9 +19,17 @@ done
 # one target; its line of the table into build/fuzz/<target>.result, its
 # exit status 1 if it crashed
 one() {
-  local t=$1 bin=build/fuzz/fuzz_$1 corpus=build/fuzz/corpus/$1 crashes=build/fuzz/crashes/$1
+  local t=$1 bin=build/fuzz/fuzz_$1 corpus=${FUZZ_CORPUS_DIR:-build/fuzz/corpus}/$1 crashes=build/fuzz/crashes/$1
   local log=build/fuzz/$1.log start=$SECONDS rc runs found
   mkdir -p "$corpus" "$crashes"
+  # a corpus kept from run to run stays small: past FUZZ_CORPUS_MAX inputs
+  # (default 4000) it is merged down to the inputs that each reach coverage
+  # no other does (libFuzzer's -merge)
+  if [ "$(find "$corpus" -type f | wc -l)" -gt "${FUZZ_CORPUS_MAX:-4000}" ]; then
+    rm -rf "$corpus.merged" && mkdir "$corpus.merged" &&
+      "$bin" -merge=1 -timeout=25 -rss_limit_mb=2048 "$corpus.merged" "$corpus" >"$log.merge" 2>&1 &&
+      rm -rf "$corpus" && mv "$corpus.merged" "$corpus"
+  fi
   cp -n tests/fuzz/"$t"/* "$corpus"/ 2>/dev/null
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$bin" -max_total_time="$secs" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
