@@ -3,7 +3,8 @@
 # fuzz-bins into build/fuzz) for SECONDS under ASan + UBSan, FUZZ_JOBS of
 # them at a time (default 1), each on a working corpus seeded from
 # tests/fuzz/<target>/: FUZZ_CORPUS_DIR/<target> (default build/fuzz/corpus;
-# CI keeps its own on the machine, so that each run goes on from the last). Prints executions and crashes per target, in the
+# CI keeps its own on the machine, so that each run goes on from the last).
+# Prints executions and crashes per target, in the
 # order given; exits 1 if any target crashed (its input is in
 # build/fuzz/crashes/<target>/: copy it to tests/fuzz/crashes/ as a
 # reproducer).
