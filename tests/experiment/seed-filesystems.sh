@@ -7,9 +7,9 @@
 # shipped tables load on this machine for well over prepare = auto's 1 s and
 # every guest copies them; these load in 0.4 s, and with auto each guest
 # would load them itself (5-8 s under TCG against 3-4 s for the copy) --
-# every other key the shipped one's. The shape the seed reports: a table per filesystem, each
-# with both profiles. And the profiles are what they say on every
-# filesystem: the small one (fsync, doublewrite, the redo log flushed at
+# every other key the shipped one's. The shape the seed reports: a table
+# per filesystem, each with both profiles. And the profiles are what they
+# say on every filesystem: the small one (fsync, doublewrite, the redo log flushed at
 # each commit) fsyncs at every commit -- at least once a transaction in
 # InnoDB's count and at its disk -- and InnoDB fsyncs at least 0.4 times a
 # transaction more than in the heavy one (redo log flushed once a second:
